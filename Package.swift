@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Pushgate",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PushgateCore", targets: ["PushgateCore"]),
+        .executable(name: "pushgate", targets: ["pushgate"]),
+    ],
+    targets: [
+        // System libraries (Debian -dev packages installed by Scripts/bootstrap).
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+
+        // Libraries, in dependency order.
+        .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
+
+        // Executables: flag parsing only, logic lives in the libraries.
+        .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
+
+        // Tests.
+        .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

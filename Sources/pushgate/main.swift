@@ -1,0 +1,4 @@
+import PushgateCore
+
+// The `pushgate` tool: see docs/tool.md.
+print("usage: pushgate <command> …")
