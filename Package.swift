@@ -11,6 +11,9 @@ let package = Package(
     targets: [
         // System libraries (Debian -dev packages installed by Scripts/bootstrap).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
 
         // Libraries, in dependency order.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
