@@ -1,0 +1,35 @@
+/// Builders for the JSON bodies sent to APNs.
+///
+/// - Important: shapes from relay-protocol.md §4 (alert) and §5 (Live Activity); a body over
+///   ``maxBytes`` is refused before anything is sent.
+public enum APNsPayload {
+    /// The largest payload APNs accepts for alert and Live Activity pushes.
+    public static let maxBytes = 4_096
+
+    /// `{"aps":{"alert":{"title","body"?},"sound":"default","mutable-content":1,"badge"?,"thread-id"?}, …data}`
+    /// with `data` entries at the top level; `nil` when it would exceed ``maxBytes``.
+    public static func alert(title: String, body: String?, badge: Int64?, threadId: String?,
+                             data: [(key: String, value: String)]) -> [UInt8]? {
+        var alert = JSONObject([("title", .string(title))])
+        if let body { alert["body"] = .string(body) }
+        var aps = JSONObject([("alert", .object(alert)), ("sound", "default"), ("mutable-content", 1)])
+        if let badge { aps["badge"] = .integer(badge) }
+        if let threadId { aps["thread-id"] = .string(threadId) }
+        var root = JSONObject([("aps", .object(aps))])
+        for (key, value) in data where key != "aps" { root[key] = .string(value) }
+        return bounded(JSONValue.object(root).serializedBytes())
+    }
+
+    /// `{"aps":{"timestamp","event","content-state","dismissal-date" (end) | "stale-date" (update)}}`:
+    /// no alert and no session id; `nil` when it would exceed ``maxBytes``.
+    public static func liveActivity(timestamp: Int64, event: String, contentState: JSONObject,
+                                    dismissalDate: Int64?, staleDate: Int64?) -> [UInt8]? {
+        var aps = JSONObject([("timestamp", .integer(timestamp)), ("event", .string(event)),
+                              ("content-state", .object(contentState))])
+        if event == "end", let dismissalDate { aps["dismissal-date"] = .integer(dismissalDate) }
+        if event == "update", let staleDate { aps["stale-date"] = .integer(staleDate) }
+        return bounded(JSONValue.object(JSONObject([("aps", .object(aps))])).serializedBytes())
+    }
+
+    private static func bounded(_ bytes: [UInt8]) -> [UInt8]? { bytes.count <= maxBytes ? bytes : nil }
+}

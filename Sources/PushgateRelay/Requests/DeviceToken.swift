@@ -1,0 +1,42 @@
+/// Device-token and environment rules shared by every relay route.
+enum DeviceToken {
+    /// An even number of hex characters from 64 to 200, case preserved.
+    ///
+    /// - Important: relay-protocol.md §3 (Pushgate accepts longer tokens than OpenChamber's 64).
+    static func isValid(_ token: String) -> Bool {
+        let utf8 = token.utf8
+        guard (64...200).contains(utf8.count), utf8.count % 2 == 0 else { return false }
+        return utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// The `tokens` array of send and live-activity: 1 to 100 valid tokens, duplicates allowed.
+    static func list(_ fields: FieldReader) throws(RelayError) -> [String] {
+        let values = try fields.relayArray("tokens")
+        guard (1...100).contains(values.count) else { throw .invalidRequest }
+        var tokens: [String] = []
+        tokens.reserveCapacity(values.count)
+        for value in values {
+            guard let token = value.stringValue, isValid(token) else { throw .invalidRequest }
+            tokens.append(token)
+        }
+        return tokens
+    }
+
+    /// The distinct tokens in first-seen order (one result row each).
+    static func distinct(_ tokens: [String]) -> [String] {
+        var seen = Set<String>()
+        return tokens.filter { seen.insert($0).inserted }
+    }
+}
+
+/// The APNs environment a request targets.
+public enum PushEnvironment: String, Sendable {
+    case production, sandbox
+
+    /// `env` of a request; missing → production (relay-protocol.md §4).
+    static func from(_ fields: FieldReader) throws(RelayError) -> PushEnvironment {
+        guard let raw = try fields.relay({ try $0.optionalString("env") }) else { return .production }
+        guard let env = PushEnvironment(rawValue: raw) else { throw .invalidRequest }
+        return env
+    }
+}

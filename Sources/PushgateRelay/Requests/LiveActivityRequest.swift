@@ -1,0 +1,26 @@
+import PushgateCore
+
+/// A `POST /v1/push/live-activity` request, validated.
+///
+/// - Important: relay-protocol.md §5 — `contentState` is strict, items are normalised before the
+///   signature is checked; `priority` (5 or 10, default 10) is a Pushgate extension and unsigned.
+struct LiveActivityRequest {
+    let push: LiveActivityPush
+    let environment: PushEnvironment
+    let priority: Int
+    let proof: SignedProof
+
+    init(_ fields: FieldReader, keys: PublicKeyCache) throws(RelayError) {
+        guard let push = try? LiveActivityPush(json: .object(fields.object)),
+              push.tokens.allSatisfy(DeviceToken.isValid) else { throw .invalidRequest }
+        self.push = push
+        environment = try PushEnvironment.from(fields)
+        let priority = try fields.relay({ try $0.optionalInteger("priority") }) ?? 10
+        guard priority == 5 || priority == 10 else { throw .invalidRequest }
+        self.priority = Int(priority)
+        proof = try SignedProof(fields, keys: keys)
+    }
+
+    /// The string the host signed.
+    var signedMessage: String { SignedMessage.liveActivity(ts: proof.timestampMs, push: push) }
+}

@@ -1,0 +1,31 @@
+import PushgateCore
+
+/// A register or unregister request, for alert or Live Activity tokens.
+///
+/// - Important: relay-protocol.md §3 — `platform` is checked first (`android` →
+///   `unsupported_platform`), then `kind` on the Live Activity routes.
+struct RegisterRequest {
+    let token: String
+    let platform: String
+    let proof: SignedProof
+
+    init(_ fields: FieldReader, liveActivity: Bool, keys: PublicKeyCache) throws(RelayError) {
+        // A missing platform means iOS, the only one this protocol serves; it is signed either way.
+        let platform = try fields.relay({ try $0.optionalString("platform") }) ?? "ios"
+        guard platform == "ios" else { throw platform == "android" ? .unsupportedPlatform : .invalidRequest }
+        if liveActivity, try fields.relay({ try $0.optionalString("kind") }) != "liveactivity" { throw .invalidRequest }
+        token = try fields.relay({ try $0.string("token") })
+        guard DeviceToken.isValid(token) else { throw .invalidRequest }
+        self.platform = platform
+        proof = try SignedProof(fields, keys: keys)
+    }
+
+    /// The string the host signed for `route`.
+    func signedMessage(route: RelayRoute) -> String {
+        switch route {
+        case .registerToken: SignedMessage.registerToken(ts: proof.timestampMs, token: token, platform: platform)
+        case .unregisterToken: SignedMessage.unregisterToken(ts: proof.timestampMs, token: token, platform: platform)
+        default: SignedMessage.liveActivityToken(ts: proof.timestampMs, token: token)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/// A refused relay request: the HTTP status and the `error` code of its body.
+///
+/// - Important: codes and statuses are those of relay-protocol.md §2; the body never echoes input.
+public struct RelayError: Error, Sendable, Equatable {
+    public let status: Int
+    public let code: String
+
+    public static let invalidRequest = RelayError(status: 400, code: "invalid_request")
+    public static let unsupportedPlatform = RelayError(status: 400, code: "unsupported_platform")
+    public static let timestamp = RelayError(status: 401, code: "timestamp")
+    public static let invalidSignature = RelayError(status: 401, code: "invalid_signature")
+    public static let replay = RelayError(status: 401, code: "replay")
+    public static let payloadTooLarge = RelayError(status: 413, code: "payload_too_large")
+    public static let rateLimited = RelayError(status: 429, code: "rate_limited")
+    public static let tokenLimit = RelayError(status: 429, code: "token_limit")
+    public static let internalError = RelayError(status: 500, code: "internal")
+}

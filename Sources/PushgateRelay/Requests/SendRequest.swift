@@ -1,0 +1,50 @@
+import PushgateCore
+
+/// A `POST /v1/push/send` request, validated.
+///
+/// - Important: relay-protocol.md §4 — only `ts`, the sorted tokens and `title` are signed;
+///   `body`, `badge`, `data`, `collapseId` and `env` are not. Unknown top-level fields are ignored.
+struct SendRequest {
+    let tokens: [String]
+    let title: String
+    let body: String?
+    let badge: Int64?
+    let collapseId: String?
+    let environment: PushEnvironment
+    let data: [(key: String, value: String)]
+    let proof: SignedProof
+
+    init(_ fields: FieldReader, keys: PublicKeyCache) throws(RelayError) {
+        tokens = try DeviceToken.list(fields)
+        title = try fields.relay({ try $0.string("title") })
+        guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidRequest }
+        body = try fields.relay({ try $0.optionalString("body") })
+        guard (body?.utf8.count ?? 0) <= 1_024 else { throw .invalidRequest }
+        badge = try fields.relay({ try $0.optionalInteger("badge") })
+        guard (badge ?? 0) >= 0 else { throw .invalidRequest }
+        collapseId = try fields.relay({ try $0.optionalString("collapseId") })
+        if let collapseId, collapseId.isEmpty || collapseId.utf8.count > 64 { throw .invalidRequest }
+        environment = try PushEnvironment.from(fields)
+        data = try fields.has("data") ? Self.data(fields.relayObject("data")) : []
+        proof = try SignedProof(fields, keys: keys)
+    }
+
+    /// The string the host signed.
+    var signedMessage: String { SignedMessage.send(ts: proof.timestampMs, tokens: tokens, title: title) }
+
+    /// `data`: at most 16 string entries, keys non-empty and not `aps`, key ≤ 64 bytes,
+    /// value ≤ 256 bytes, keys and values ≤ 2048 bytes in all.
+    private static func data(_ object: JSONObject) throws(RelayError) -> [(key: String, value: String)] {
+        guard object.count <= 16 else { throw .invalidRequest }
+        var total = 0
+        var entries: [(key: String, value: String)] = []
+        for (key, value) in object.members {
+            guard let text = value.stringValue, !key.isEmpty, key != "aps",
+                  key.utf8.count <= 64, text.utf8.count <= 256 else { throw .invalidRequest }
+            total += key.utf8.count + text.utf8.count
+            entries.append((key, text))
+        }
+        guard total <= 2_048 else { throw .invalidRequest }
+        return entries
+    }
+}
