@@ -20,6 +20,7 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
+        .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
