@@ -36,6 +36,28 @@ import Testing
         #expect(tampered.stdout == "invalid\n")
     }
 
+    @Test func verifiesTheSignedMessageVectors() throws {
+        let directory = try PushgateTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let identities = try JSONValue.parse(Array(try Data(contentsOf: PushgateTool.fixture("vectors/p256-identities.json"))))
+        let vectors = try JSONValue.parse(Array(try Data(contentsOf: PushgateTool.fixture("vectors/signed-messages.json"))))
+        let signer = try #require(vectors["signer"]?.stringValue)
+        let jwkPath = directory.appendingPathComponent("signer.jwk").path
+        try Data(try #require(identities[signer]?["publicJwk"]).serializedBytes()).write(to: URL(fileURLWithPath: jwkPath))
+        let entry = try #require(vectors["cases"]?.arrayValue?.last)
+        let message = try #require(entry["message"]?.stringValue)
+        for signature in try #require(entry["valid"]?.arrayValue).compactMap(\.stringValue) {
+            let outcome = try PushgateTool.run(["verify", "--jwk", jwkPath, "--message", message, "--sig", signature])
+            #expect(outcome.stdout == "valid\n")
+        }
+        for variant in ["der_encoded", "other_key"] {
+            let signature = try #require(entry["invalid"]?[variant]?.stringValue)
+            let outcome = try PushgateTool.run(["verify", "--jwk", jwkPath, "--message", message, "--sig", signature])
+            #expect(outcome.status == 1, "\(variant)")
+            #expect(outcome.stdout == "invalid\n")
+        }
+    }
+
     @Test func malformedKeysAndSignaturesAreInvalid() throws {
         let directory = try PushgateTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
