@@ -25,6 +25,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
         .testTarget(name: "PushgateRelayTests", dependencies: ["PushgateRelay"]),
+        .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
