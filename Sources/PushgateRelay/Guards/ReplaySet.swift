@@ -15,7 +15,7 @@ public final class ReplaySet: Sendable {
         case full
     }
 
-    private struct State {
+    fileprivate struct State {
         var expiry: [String: Int64] = [:]
         /// Keys in insertion order; expiry times rise with it because `nowMs` does.
         var queue: [(key: String, expiresAt: Int64)] = []
@@ -24,7 +24,7 @@ public final class ReplaySet: Sendable {
 
     private let ttlMs: Int64
     private let maxEntries: Int
-    private let state = Mutex(State())
+    fileprivate let state = Mutex(State())
 
     public init(ttlMs: Int64, maxEntries: Int) {
         self.ttlMs = ttlMs
@@ -60,5 +60,12 @@ public final class ReplaySet: Sendable {
             state.queue.removeFirst(state.head)
             state.head = 0
         }
+    }
+}
+
+extension ReplaySet {
+    /// Forgets `key`, so a request whose work failed can be retried with the same signature.
+    public func forget(_ key: String) {
+        state.withLock { _ = $0.expiry.removeValue(forKey: key) }
     }
 }

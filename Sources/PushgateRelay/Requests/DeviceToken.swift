@@ -1,3 +1,5 @@
+import PushgateCore
+
 /// Device-token and environment rules shared by every relay route.
 enum DeviceToken {
     /// An even number of hex characters from 64 to 200, case preserved.

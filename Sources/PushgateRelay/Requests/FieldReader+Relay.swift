@@ -11,7 +11,7 @@ extension FieldReader {
     }
 
     /// Runs strict reads; any field fault becomes `invalid_request`.
-    func relay<T>(_ read: (FieldReader) throws(WireFieldError) -> T) throws(RelayError) -> T {
+    func relay<T>(_ read: (FieldReader) throws -> T) throws(RelayError) -> T {
         do { return try read(self) } catch { throw .invalidRequest }
     }
 
