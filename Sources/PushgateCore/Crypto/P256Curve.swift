@@ -7,7 +7,12 @@ enum P256Curve {
     /// Bytes in a coordinate, a scalar, and each half of a P1363 signature.
     static let fieldSize = 32
     /// The group order n, big-endian.
-    static let order = try! Hex.decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
+    static let order: [UInt8] = [
+        0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84,
+        0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51,
+    ]
 
     /// A public key from affine coordinates; OpenSSL rejects points not on the curve.
     static func publicKey(x: [UInt8], y: [UInt8], operation: String) throws -> EVPKey {
