@@ -17,7 +17,8 @@ let package = Package(
 
         // Libraries, in dependency order.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
-        .target(name: "PushgateRelay", dependencies: ["PushgateCore"]),
+        .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite"]),
+        .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
         .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
@@ -26,6 +27,7 @@ let package = Package(
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
         .testTarget(name: "PushgateRelayTests", dependencies: ["PushgateRelay"]),
         .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
+        .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

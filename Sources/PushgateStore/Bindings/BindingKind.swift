@@ -1,0 +1,11 @@
+/// Which kind of device token a binding is for. Kinds never mix: the same token string
+/// bound as both kinds is two independent tokens.
+///
+/// - Important: an alert send must never reach a Live Activity token and the reverse
+///   (relay-protocol.md §3, §10 line 24).
+public enum BindingKind: String, Sendable, CaseIterable {
+    /// A regular APNs device token (`register-token`).
+    case alert
+    /// An ActivityKit push token (`register-live-activity-token`).
+    case liveActivity = "liveactivity"
+}

@@ -1,0 +1,93 @@
+/// The ``BindingStore`` on a SQLite file (or `:memory:`).
+///
+/// Writes go through one connection on a dedicated serial queue and are group-committed:
+/// writes that arrive while a transaction is committing share the next one, and each call
+/// returns only after its transaction is durable (WAL, `synchronous=FULL`). Reads use a second,
+/// read-only connection on its own queue, which WAL lets run beside the writer.
+public final class SQLiteBindingStore: BindingStore {
+    /// The tokens limit used when none is given.
+    ///
+    /// - Important: relay-protocol.md §8 (`MAX_TOKENS`).
+    public static let defaultMaxTokens = 100_000
+
+    private let writer: SQLiteWorker
+    private let reader: SQLiteWorker
+    private let commits: GroupCommitQueue
+    private let maxTokens: Int
+
+    private init(writer: SQLiteWorker, reader: SQLiteWorker, maxTokens: Int) {
+        self.writer = writer
+        self.reader = reader
+        self.commits = GroupCommitQueue(worker: writer)
+        self.maxTokens = maxTokens
+    }
+
+    /// Opens the store at `path` (its directory is created, mode 0700), migrating the schema.
+    /// - Parameter maxTokens: how many distinct (token, kind) pairs may be bound at once.
+    /// - Throws: ``SQLiteError``, ``MigrationError`` (a database from a newer build),
+    ///   ``DatabaseDirectory/CreationError``.
+    public static func open(path: String, maxTokens: Int = defaultMaxTokens) async throws -> SQLiteBindingStore {
+        precondition(maxTokens >= 0, "maxTokens must not be negative")
+        let writer = SQLiteWorker(label: "pushgate.store.writer")
+        try await writer.open {
+            try DatabaseDirectory.prepare(for: path)
+            let connection = try SQLiteConnection(path: path)
+            try Migrator.migrate(connection, with: BindingSchema.migrations)
+            return connection
+        }
+        // A second connection to ":memory:" would be another, empty database.
+        guard path != SQLiteConnection.memoryPath else {
+            return SQLiteBindingStore(writer: writer, reader: writer, maxTokens: maxTokens)
+        }
+        let reader = SQLiteWorker(label: "pushgate.store.reader")
+        try await reader.open { try SQLiteConnection(path: path, access: .readOnly) }
+        return SQLiteBindingStore(writer: writer, reader: reader, maxTokens: maxTokens)
+    }
+
+    /// Write transactions committed so far (each may hold many writes), for tests and metrics.
+    public var commitCount: Int { commits.commitCount }
+
+    public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
+        let maxTokens = maxTokens
+        return try await commits.submit { connection in
+            try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs,
+                                       maxTokens: maxTokens, on: connection)
+        }
+    }
+
+    public func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome {
+        try await commits.submit { connection in
+            try BindingTables.unregister(token: token, kind: kind, serverId: serverId, on: connection)
+        }
+    }
+
+    public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String> {
+        try await reader.run { connection in
+            try BindingTables.boundTokens(tokens, kind: kind, serverId: serverId, on: connection)
+        }
+    }
+
+    @discardableResult
+    public func deleteToken(_ token: String, kind: BindingKind) async throws -> Int {
+        try await commits.submit { connection in try BindingTables.deleteToken(token, kind: kind, on: connection) }
+    }
+
+    @discardableResult
+    public func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool {
+        try await commits.submit { connection in
+            try BindingTables.removeBinding(token: token, kind: kind, serverId: serverId, on: connection)
+        }
+    }
+
+    public func count() async throws -> Int {
+        try await reader.run { connection in try BindingTables.tokenCount(on: connection) }
+    }
+
+    /// Answers every write already accepted, then closes both connections; later calls throw
+    /// ``StoreClosedError``.
+    public func close() async {
+        await commits.close()
+        await writer.close()
+        await reader.close()
+    }
+}

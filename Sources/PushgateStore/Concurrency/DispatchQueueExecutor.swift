@@ -1,0 +1,17 @@
+import Dispatch
+
+/// A serial executor backed by its own serial `DispatchQueue`, so an actor using it runs
+/// blocking work (SQLite calls, fsync) on that queue's thread instead of the cooperative pool.
+final class DispatchQueueExecutor: SerialExecutor {
+    private let queue: DispatchQueue
+
+    /// Makes an executor on a new serial queue named `label`.
+    init(label: String) { queue = DispatchQueue(label: label) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    func checkIsolated() { dispatchPrecondition(condition: .onQueue(queue)) }
+}

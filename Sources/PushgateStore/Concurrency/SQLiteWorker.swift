@@ -1,0 +1,32 @@
+/// Owns one ``SQLiteConnection`` and runs every use of it on a dedicated serial queue.
+actor SQLiteWorker {
+    private let executor: DispatchQueueExecutor
+    private var connection: SQLiteConnection?
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// A worker with no connection yet; its queue is named `label`.
+    init(label: String) { executor = DispatchQueueExecutor(label: label) }
+
+    /// Opens the connection on the worker's queue with `open`, replacing none.
+    func open(_ open: @Sendable () throws -> SQLiteConnection) throws {
+        precondition(connection == nil, "SQLiteWorker.open called twice")
+        connection = try open()
+    }
+
+    /// Runs `body` with the connection on the worker's queue.
+    /// - Throws: ``StoreClosedError`` once ``close()`` has run; whatever `body` throws.
+    func run<R: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> R) throws -> R {
+        guard let connection else { throw StoreClosedError() }
+        return try body(connection)
+    }
+
+    /// Releases the connection, which closes it; later ``run(_:)`` calls throw ``StoreClosedError``.
+    func close() { connection = nil }
+}
+
+/// The store was used after `close()`.
+public struct StoreClosedError: Error, CustomStringConvertible, Sendable {
+    public init() {}
+    public var description: String { "the store is closed" }
+}

@@ -1,0 +1,113 @@
+import CSQLite
+
+/// One SQLite connection, configured for a durable service database: write-ahead log,
+/// `synchronous=FULL`, a busy timeout, foreign keys on, and a cache of prepared statements.
+///
+/// Not thread-safe (opened with `SQLITE_OPEN_NOMUTEX`): its owner uses it from one thread
+/// at a time, e.g. from an actor running on a serial queue.
+public final class SQLiteConnection {
+    /// Whether the connection may write.
+    public enum Access: Sendable {
+        /// Read and write; the file is created when missing and switched to WAL mode.
+        case readWrite
+        /// Read only; the file must exist.
+        case readOnly
+    }
+
+    /// The special path that opens a private in-memory database.
+    public static let memoryPath = ":memory:"
+
+    /// The path the connection was opened with.
+    public let path: String
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (and for `.readWrite`, creates) the database at `path`.
+    public init(path: String, access: Access = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        let accessFlags = access == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
+        let flags = accessFlags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var db: OpaquePointer?
+        let result = sqlite3_open_v2(path, &db, flags, nil)
+        guard result == SQLITE_OK, let db else {
+            let error = SQLiteError(result: result, db: db, operation: "open")
+            sqlite3_close_v2(db)
+            throw error
+        }
+        self.path = path
+        self.handle = db
+        try configure(access: access, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        statements.removeAll()
+        // v2 defers the close should a statement still be alive somewhere.
+        sqlite3_close_v2(handle)
+    }
+
+    private func configure(access: Access, busyTimeoutMilliseconds: Int32) throws {
+        try check(sqlite3_busy_timeout(handle, busyTimeoutMilliseconds), "busy_timeout")
+        try execute("PRAGMA foreign_keys = ON")
+        guard access == .readWrite else { return }
+        let mode = try withStatement("PRAGMA journal_mode = WAL") { statement in
+            try statement.step() ? statement.string(at: 0) ?? "" : ""
+        }
+        // An in-memory database has no file to log to and reports "memory".
+        guard mode == "wal" || (path == Self.memoryPath && mode == "memory") else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "journal_mode is '\(mode)', expected 'wal'", operation: "open")
+        }
+        try execute("PRAGMA synchronous = FULL")
+    }
+
+    /// Runs one or more SQL statements that take no parameters and return no rows of interest.
+    public func execute(_ sql: String) throws {
+        if let error = failure(executing: sql) { throw error }
+    }
+
+    /// Runs `sql` like ``execute(_:)`` and returns its failure instead of throwing it.
+    func failure(executing sql: String) -> SQLiteError? {
+        var message: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard result != SQLITE_OK else { return nil }
+        let error = SQLiteError(result: result, db: handle, operation: "execute", sql: sql)
+        guard let message else { return error }
+        return SQLiteError(code: error.code, extendedCode: error.extendedCode,
+                           message: String(cString: message), operation: "execute", sql: sql)
+    }
+
+    /// Lends the cached prepared statement for `sql` to `body`, then resets it and clears its bindings.
+    ///
+    /// A nested call with the same SQL gets a statement of its own.
+    public func withStatement<R>(_ sql: String, _ body: (SQLiteStatement) throws -> R) throws -> R {
+        // Taken out of the cache while lent, so a nested borrow cannot reuse it mid-step.
+        let statement = try statements.removeValue(forKey: sql) ?? SQLiteStatement(db: handle, sql: sql)
+        defer {
+            statement.recycle()
+            statements[sql] = statement
+        }
+        return try body(statement)
+    }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// The schema version kept in the database header (`PRAGMA user_version`).
+    public func userVersion() throws -> Int {
+        try withStatement("PRAGMA user_version") { statement in
+            try statement.step() ? Int(statement.int64(at: 0)) : 0
+        }
+    }
+
+    /// Sets `PRAGMA user_version`; inside a transaction it commits or rolls back with it.
+    public func setUserVersion(_ version: Int32) throws {
+        // PRAGMA takes no parameters; an Int32 cannot carry anything but digits.
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    private func check(_ result: Int32, _ operation: String) throws {
+        guard result == SQLITE_OK else { throw SQLiteError(result: result, db: handle, operation: operation) }
+    }
+}
