@@ -32,6 +32,8 @@ public struct RelayConfiguration: Sendable {
     public var serverSendLimitPerMinute = 120
     public var maxTokens = 100_000
     public var maxInFlight = 64
+    /// The app's bundle id: the APNs topic of alerts (`APNS_BUNDLE_ID`; optional in dry-run mode).
+    public var bundleId = "dev.pushgate.dry-run"
     /// APNs settings; `nil` when ``dryRun`` is on.
     public var apns: APNs?
     /// Accept deliveries without Apple credentials and write them to ``dryRunLog``.
@@ -80,6 +82,7 @@ public struct RelayConfiguration: Sendable {
         dryRun = try source.bool("DRY_RUN")
         dryRunLog = source.value("DRY_RUN_LOG")
         apns = dryRun ? nil : try Self.apnsSettings(source)
+        bundleId = apns?.bundleId ?? source.value("APNS_BUNDLE_ID") ?? bundleId
     }
 
     private static func apnsSettings(_ source: SettingsSource) throws(ConfigurationError) -> APNs {

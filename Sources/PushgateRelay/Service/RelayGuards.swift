@@ -1,0 +1,36 @@
+import PushgateCore
+
+/// The relay's shared limits: per-IP and per-`serverId` rate limits, the replay set and the
+/// in-flight gate, sized from the configuration.
+///
+/// - Important: relay-protocol.md §2 (rate limits, replay, in-flight gate).
+public final class RelayGuards: Sendable {
+    let registerByIP: RateLimiter
+    let sendByIP: RateLimiter
+    let sendByServer: RateLimiter
+    let replay: ReplaySet
+    let gate: InFlightGate
+
+    public init(configuration: RelayConfiguration) {
+        registerByIP = RateLimiter(limit: configuration.registerLimitPerMinute)
+        sendByIP = RateLimiter(limit: configuration.sendLimitPerMinute)
+        sendByServer = RateLimiter(limit: configuration.serverSendLimitPerMinute)
+        replay = ReplaySet(ttlMs: configuration.replayMs, maxEntries: configuration.maxReplayEntries)
+        gate = InFlightGate(limit: configuration.maxInFlight)
+    }
+
+    /// The per-IP limit of `route`, checked before its body is read.
+    func allowsClient(_ ip: String, route: RelayRoute, nowMs: Int64) -> Bool {
+        if route.isRegistration { return registerByIP.allow(ip, nowMs: nowMs) }
+        if route == .send || route == .liveActivity { return sendByIP.allow(ip, nowMs: nowMs) }
+        return true
+    }
+
+    /// Drops expired limiter keys and replay keys; the scheduler runs this every few seconds.
+    func purge(nowMs: Int64) {
+        registerByIP.purge(nowMs: nowMs)
+        sendByIP.purge(nowMs: nowMs)
+        sendByServer.purge(nowMs: nowMs)
+        replay.purge(nowMs: nowMs)
+    }
+}

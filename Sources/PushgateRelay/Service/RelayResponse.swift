@@ -1,0 +1,25 @@
+import PushgateCore
+
+/// A relay answer before it becomes HTTP: status, body and its content type.
+public struct RelayResponse: Sendable, Equatable {
+    public var status: Int
+    public var body: [UInt8]
+    public var contentType: String
+    /// The `error` code of a refusal (for metrics), `nil` otherwise.
+    public var errorCode: String?
+
+    static func json(_ status: Int, _ value: JSONValue) -> RelayResponse {
+        RelayResponse(status: status, body: value.serializedBytes(), contentType: "application/json")
+    }
+
+    static let ok = json(200, ["ok": true])
+
+    static func error(_ error: RelayError) -> RelayResponse {
+        var response = json(error.status, ["error": .string(error.code)])
+        response.errorCode = error.code
+        return response
+    }
+
+    /// Unknown path or method: 404 with an empty body.
+    static let notFound = RelayResponse(status: 404, body: [], contentType: "application/json")
+}

@@ -1,0 +1,246 @@
+import PushgateCore
+import PushgateStore
+import Synchronization
+
+/// The signed relay: validates, authenticates and de-duplicates host requests, keeps the
+/// token bindings, and delivers through a ``DeliveryChannel``.
+///
+/// - Important: the order of checks is relay-protocol.md §2; routes §3–§6.
+public final class RelayService: Sendable {
+    let configuration: RelayConfiguration
+    let store: any BindingStore
+    let channel: any DeliveryChannel
+    let clock: any WallClock
+    let logger: Logger
+    let guards: RelayGuards
+    public let metrics = RelayMetrics()
+    private let keys = PublicKeyCache()
+    private let accepting = Atomic<Bool>(true)
+
+    public init(configuration: RelayConfiguration, store: any BindingStore, channel: any DeliveryChannel,
+                clock: any WallClock = SystemClock(), logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        self.channel = channel
+        self.clock = clock
+        self.logger = logger
+        guards = RelayGuards(configuration: configuration)
+    }
+
+    /// The route for a method and path, or `nil` (→ 404).
+    public func route(method: String, path: String) -> RelayRoute? {
+        guard let route = RelayRoute(rawValue: path) else { return nil }
+        switch route {
+        case .healthz, .readyz: return method == "GET" || method == "HEAD" ? route : nil
+        case .metrics: return method == "GET" ? route : nil
+        default: return method == "POST" ? route : nil
+        }
+    }
+
+    /// The check made before the body is read: the per-IP rate limit.
+    public func admit(route: RelayRoute, peer: String, forwardedFor: String?) -> RelayResponse? {
+        let ip = ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trustProxy: configuration.trustProxy)
+        guard guards.allowsClient(ip, route: route, nowMs: clock.nowMilliseconds) else {
+            return answered(route, .error(.rateLimited))
+        }
+        return nil
+    }
+
+    /// Answers one admitted request whose body has been read in full.
+    public func handle(route: RelayRoute, body: [UInt8]) async -> RelayResponse {
+        let response: RelayResponse
+        do {
+            switch route {
+            case .healthz: response = .json(200, ["status": "ok"])
+            case .readyz: response = isReady ? .json(200, ["status": "ready"]) : .json(503, ["status": "not_ready"])
+            case .metrics: response = await metricsResponse()
+            case .registerToken, .unregisterToken, .registerLiveActivityToken, .unregisterLiveActivityToken:
+                response = try await register(route: route, body: body)
+            case .send: response = try await send(body: body)
+            case .liveActivity: response = try await liveActivity(body: body)
+            }
+        } catch {
+            response = .error(error)
+        }
+        return answered(route, response)
+    }
+
+    /// Ready while accepting, with the store open and provider credentials loaded.
+    public var isReady: Bool { accepting.load(ordering: .relaxed) && channel.isReady }
+
+    /// Marks the relay as shutting down (`/readyz` answers 503).
+    public func stopAccepting() { accepting.store(false, ordering: .relaxed) }
+
+    /// Drops expired limiter and replay keys; the scheduler calls this periodically.
+    public func purgeExpired() { guards.purge(nowMs: clock.nowMilliseconds) }
+
+    // MARK: - Routes
+
+    private func register(route: RelayRoute, body: [UInt8]) async throws(RelayError) -> RelayResponse {
+        let liveActivity = route == .registerLiveActivityToken || route == .unregisterLiveActivityToken
+        let request = try RegisterRequest(.relayBody(body), liveActivity: liveActivity, keys: keys)
+        try request.proof.verify(message: request.signedMessage(route: route), nowMs: clock.nowMilliseconds,
+                                 skewMs: configuration.timestampSkewMs)
+        let replayKey = request.proof.replayKey(route: route.name)
+        switch guards.replay.record(replayKey, nowMs: clock.nowMilliseconds) {
+        case .replay: return .ok  // a replayed register or unregister changes nothing
+        case .full: throw .rateLimited
+        case .fresh: break
+        }
+        let kind: BindingKind = liveActivity ? .liveActivity : .alert
+        let serverId = request.proof.publicKey.serverId
+        do {
+            if route == .registerToken || route == .registerLiveActivityToken {
+                let outcome = try await store.register(token: request.token, kind: kind, serverId: serverId,
+                                                       nowMs: clock.nowMilliseconds)
+                if outcome == .tokenLimit {
+                    guards.replay.forget(replayKey)
+                    throw RelayError.tokenLimit
+                }
+            } else if try await store.unregister(token: request.token, kind: kind, serverId: serverId) == .boundToOthers {
+                throw RelayError.invalidSignature
+            }
+        } catch let error as RelayError {
+            throw error
+        } catch {
+            // The work did not happen, so the same signed request may be retried.
+            guards.replay.forget(replayKey)
+            logger.error("binding store failed; check the database file and disk", ["route": route.name, "error": "\(error)"])
+            throw .internalError
+        }
+        return .ok
+    }
+
+    private func send(body: [UInt8]) async throws(RelayError) -> RelayResponse {
+        let request = try SendRequest(.relayBody(body), keys: keys)
+        guard let payload = APNsPayload.alert(title: request.title, body: request.body, badge: request.badge,
+                                              threadId: request.collapseId, data: request.data)
+        else { throw .invalidRequest }
+        let serverId = try authorize(request.proof, message: request.signedMessage, route: .send)
+        let template = PushDelivery(pushType: "alert", token: "", environment: request.environment, topic: configuration.bundleId,
+                                    priority: 10, expiration: alertExpiration(), collapseId: request.collapseId,
+                                    payload: payload)
+        let rows = try await deliver(request.tokens, kind: .alert, serverId: serverId, template: template)
+        return results(rows)
+    }
+
+    private func liveActivity(body: [UInt8]) async throws(RelayError) -> RelayResponse {
+        let request = try LiveActivityRequest(.relayBody(body), keys: keys)
+        let push = request.push
+        let nowSeconds = clock.nowMilliseconds / 1_000
+        guard let payload = APNsPayload.liveActivity(timestamp: nowSeconds, event: push.event.rawValue,
+                                                     contentState: push.contentState.json,
+                                                     dismissalDate: push.dismissalDate, staleDate: push.staleDate)
+        else { throw .invalidRequest }
+        let serverId = try authorize(request.proof, message: request.signedMessage, route: .liveActivity)
+        let topic = configuration.bundleId + ".push-type.liveactivity"
+        let template = PushDelivery(pushType: "liveactivity", token: "", environment: request.environment, topic: topic,
+                                    priority: request.priority, expiration: 0, collapseId: nil, payload: payload)
+        let rows = try await deliver(push.tokens, kind: .liveActivity, serverId: serverId, template: template)
+        if push.event == .end {
+            for row in rows where row.ok {
+                // After an accepted end the activity is over; its binding goes (relay-protocol.md §5).
+                _ = try? await store.removeBinding(token: row.token, kind: .liveActivity, serverId: serverId)
+            }
+        }
+        return results(rows)
+    }
+
+    // MARK: - Shared steps
+
+    /// Timestamp, signature, replay and the per-`serverId` limit of a send-type request.
+    private func authorize(_ proof: SignedProof, message: String, route: RelayRoute) throws(RelayError) -> String {
+        let now = clock.nowMilliseconds
+        try proof.verify(message: message, nowMs: now, skewMs: configuration.timestampSkewMs)
+        switch guards.replay.record(proof.replayKey(route: route.name), nowMs: now) {
+        case .replay: throw .replay
+        case .full: throw .rateLimited
+        case .fresh: break
+        }
+        guard guards.sendByServer.allow(proof.publicKey.serverId, nowMs: now) else { throw .rateLimited }
+        return proof.publicKey.serverId
+    }
+
+    struct ResultRow: Sendable {
+        var token: String
+        var ok: Bool
+        var drop = false
+    }
+
+    /// Delivers to every distinct bound token at once (bounded by the in-flight gate), rows in
+    /// first-seen order.
+    private func deliver(_ tokens: [String], kind: BindingKind, serverId: String,
+                         template: PushDelivery) async throws(RelayError) -> [ResultRow] {
+        let distinct = DeviceToken.distinct(tokens)
+        let bound: Set<String>
+        do {
+            bound = try await store.boundTokens(distinct, kind: kind, serverId: serverId)
+        } catch {
+            logger.error("binding store lookup failed; check the database file", ["error": "\(error)"])
+            throw .internalError
+        }
+        return await withTaskGroup(of: (Int, ResultRow).self) { group in
+            for (index, token) in distinct.enumerated() {
+                guard bound.contains(token) else {
+                    metrics.provider(result: "unbound", reason: "not_bound")
+                    continue
+                }
+                var delivery = template
+                delivery.token = token
+                group.addTask { (index, await self.deliverOne(delivery, kind: kind)) }
+            }
+            var rows = distinct.map { ResultRow(token: $0, ok: false) }
+            for await (index, row) in group { rows[index] = row }
+            return rows
+        }
+    }
+
+    private func deliverOne(_ delivery: PushDelivery, kind: BindingKind) async -> ResultRow {
+        guard let outcome = await guards.gate.withPermit({ await self.channel.deliver(delivery) }) else {
+            metrics.provider(result: "refused", reason: "in_flight_full")
+            return ResultRow(token: delivery.token, ok: false)
+        }
+        switch outcome {
+        case .delivered:
+            metrics.provider(result: "delivered", reason: "ok")
+            return ResultRow(token: delivery.token, ok: true)
+        case .dead(let reason):
+            metrics.provider(result: "dead", reason: reason)
+            logger.info("provider reports a dead token; bindings deleted", ["token": Redact.token(delivery.token), "reason": reason])
+            do {
+                try await store.deleteToken(delivery.token, kind: kind)
+            } catch {
+                logger.error("could not delete a dead token's bindings", ["token": Redact.token(delivery.token), "error": "\(error)"])
+            }
+            return ResultRow(token: delivery.token, ok: false, drop: true)
+        case .transient(let reason):
+            metrics.provider(result: "transient", reason: reason)
+            logger.info("provider did not accept a push; binding kept", ["token": Redact.token(delivery.token), "reason": reason])
+            return ResultRow(token: delivery.token, ok: false)
+        }
+    }
+
+    private func results(_ rows: [ResultRow]) -> RelayResponse {
+        .json(200, ["results": .array(rows.map { row in
+            var object = JSONObject([("token", .string(row.token)), ("ok", .bool(row.ok))])
+            if row.drop { object["drop"] = true }
+            return .object(object)
+        })])
+    }
+
+    private func alertExpiration() -> Int64 {
+        let ttl = Int64(configuration.apns?.ttlSeconds ?? 0)
+        return ttl == 0 ? 0 : clock.nowMilliseconds / 1_000 + ttl
+    }
+
+    private func metricsResponse() async -> RelayResponse {
+        let bindings = try? await store.count()
+        let text = metrics.render(inFlight: guards.gate.inFlight, replayEntries: guards.replay.count, bindings: bindings)
+        return RelayResponse(status: 200, body: Array(text.utf8), contentType: "text/plain; version=0.0.4")
+    }
+
+    private func answered(_ route: RelayRoute, _ response: RelayResponse) -> RelayResponse {
+        metrics.request(route: route.name, status: response.status, outcome: response.errorCode ?? "ok")
+        return response
+    }
+}
