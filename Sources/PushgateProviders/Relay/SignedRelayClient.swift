@@ -1,0 +1,77 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PushgateCore
+
+/// A host's client for a signed relay (`relay-protocol.md`): builds, signs and posts requests.
+///
+/// - Important: the base URL may also be given as the `…/v1/push/send` URL; the other
+///   endpoints are derived from it (host.md §5).
+public final class SignedRelayClient: Sendable {
+    /// A transport or protocol failure before any relay answer.
+    public struct TransportError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The relay origin and path prefix, without a trailing `/`.
+    public let baseURL: String
+    private let signer: RelayRequestSigner
+    private let clock: any WallClock
+    private let session: URLSession
+
+    public init(baseURL: String, key: P256PrivateKey, clock: any WallClock = SystemClock(), timeoutSeconds: Double = 15) {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        if base.hasSuffix("/v1/push/send") { base.removeLast("/v1/push/send".count) }
+        self.baseURL = base
+        signer = RelayRequestSigner(key: key)
+        self.clock = clock
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeoutSeconds
+        configuration.httpMaximumConnectionsPerHost = 16
+        session = URLSession(configuration: configuration)
+    }
+
+    public func registerToken(_ token: String) async throws -> RelayReply {
+        try await post("register-token", signer.registerToken(token, ts: clock.nowMilliseconds))
+    }
+
+    public func unregisterToken(_ token: String) async throws -> RelayReply {
+        try await post("unregister-token", signer.unregisterToken(token, ts: clock.nowMilliseconds))
+    }
+
+    public func registerLiveActivityToken(_ token: String) async throws -> RelayReply {
+        try await post("register-live-activity-token", signer.liveActivityToken(token, ts: clock.nowMilliseconds))
+    }
+
+    public func unregisterLiveActivityToken(_ token: String) async throws -> RelayReply {
+        try await post("unregister-live-activity-token", signer.liveActivityToken(token, ts: clock.nowMilliseconds))
+    }
+
+    public func send(tokens: [String], title: String, body: String? = nil, badge: Int64? = nil,
+                     collapseId: String? = nil, environment: String? = nil,
+                     data: [(key: String, value: String)] = []) async throws -> RelayReply {
+        try await post("send", signer.send(tokens: tokens, title: title, body: body, badge: badge, collapseId: collapseId,
+                                           environment: environment, data: data, ts: clock.nowMilliseconds))
+    }
+
+    public func liveActivity(_ push: LiveActivityPush, environment: String? = nil, priority: Int? = nil) async throws -> RelayReply {
+        try await post("live-activity", signer.liveActivity(push, environment: environment, priority: priority,
+                                                            ts: clock.nowMilliseconds))
+    }
+
+    /// Posts an already-built body (also used to resend a captured request).
+    public func post(_ endpoint: String, _ body: [UInt8]) async throws -> RelayReply {
+        guard let url = URL(string: "\(baseURL)/v1/push/\(endpoint)") else {
+            throw TransportError(description: "relay URL is not valid: \(baseURL)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "content-type")
+        request.httpBody = Data(body)
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw TransportError(description: "relay answer is not HTTP") }
+        return RelayReply(status: http.statusCode, body: Array(data))
+    }
+}
