@@ -32,6 +32,10 @@ public struct RelayConfiguration: Sendable {
     public var serverSendLimitPerMinute = 120
     public var maxTokens = 100_000
     public var maxInFlight = 64
+    /// Open connections the HTTP server accepts in all (Pushgate extension).
+    public var maxConnections = 4_096
+    /// Open connections from one client IP (Pushgate extension; a proxy in front counts as one IP).
+    public var maxConnectionsPerIP = 1_024
     /// The app's bundle id: the APNs topic of alerts (`APNS_BUNDLE_ID`; optional in dry-run mode).
     public var bundleId = "dev.pushgate.dry-run"
     /// APNs settings; `nil` when ``dryRun`` is on.
@@ -48,7 +52,7 @@ public struct RelayConfiguration: Sendable {
 
     private static let settingNames: Set<String> = [
         "HOST", "PORT", "TRUST_PROXY", "DATABASE_PATH", "DATABASE_URL", "TIMESTAMP_SKEW_MS", "REPLAY_MS",
-        "MAX_REPLAY_ENTRIES", "REGISTER_LIMIT_PER_MINUTE", "SEND_LIMIT_PER_MINUTE",
+        "MAX_REPLAY_ENTRIES", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "REGISTER_LIMIT_PER_MINUTE", "SEND_LIMIT_PER_MINUTE",
         "SERVER_SEND_LIMIT_PER_MINUTE", "MAX_TOKENS", "MAX_IN_FLIGHT", "APNS_KEY_ID", "APNS_TEAM_ID",
         "APNS_P8", "APNS_P8_PATH", "APNS_BUNDLE_ID", "APNS_HOST_PRODUCTION", "APNS_HOST_SANDBOX",
         "APNS_CA_FILE", "APNS_TTL_SECONDS", "DRY_RUN", "DRY_RUN_LOG",
@@ -79,6 +83,8 @@ public struct RelayConfiguration: Sendable {
         serverSendLimitPerMinute = try source.integer("SERVER_SEND_LIMIT_PER_MINUTE", default: serverSendLimitPerMinute, in: 1...1_000_000)
         maxTokens = try source.integer("MAX_TOKENS", default: maxTokens, in: 1...100_000_000)
         maxInFlight = try source.integer("MAX_IN_FLIGHT", default: maxInFlight, in: 1...10_000)
+        maxConnections = try source.integer("MAX_CONNECTIONS", default: maxConnections, in: 1...1_000_000)
+        maxConnectionsPerIP = try source.integer("MAX_CONNECTIONS_PER_IP", default: maxConnectionsPerIP, in: 1...1_000_000)
         dryRun = try source.bool("DRY_RUN")
         dryRunLog = source.value("DRY_RUN_LOG")
         apns = dryRun ? nil : try Self.apnsSettings(source)

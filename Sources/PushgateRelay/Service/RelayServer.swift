@@ -1,0 +1,95 @@
+import PushgateCore
+import PushgateHTTP
+import PushgateStore
+
+/// A running relay: binding store, delivery channel, service and HTTP server, plus the
+/// scheduler job that purges expired limiter and replay keys.
+///
+/// - Important: shutdown follows relay-protocol.md §10 line 27: stop accepting, let in-flight
+///   provider requests finish (up to the grace period), close the store.
+public final class RelayServer: Sendable {
+    public let service: RelayService
+    /// The port the HTTP server listens on.
+    public let port: UInt16
+    private let http: HTTPServer
+    private let store: any BindingStore
+    private let channel: any DeliveryChannel
+    private let purgeJob: any ScheduledJob
+    private let logger: Logger
+
+    /// Opens the store, starts the HTTP server and schedules the purges.
+    public init(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
+                logger: Logger) async throws {
+        let store = try await SQLiteBindingStore.open(path: configuration.databasePath, maxTokens: configuration.maxTokens)
+        let service = RelayService(configuration: configuration, store: store, channel: channel,
+                                   clock: scheduler.clock, logger: logger)
+        do {
+            http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
+                                  router: Self.router(service), preBody: { request in
+                guard let route = RelayRoute(rawValue: request.path),
+                      let refusal = service.admit(route: route, peer: request.peerAddress,
+                                                  forwardedFor: request.headers["x-forwarded-for"])
+                else { return nil }
+                return Self.http(refusal)
+            })
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        self.store = store
+        self.service = service
+        self.channel = channel
+        self.logger = logger
+        port = http.port
+        purgeJob = scheduler.scheduleRepeating(everyMs: 10_000) { service.purgeExpired() }
+        logger.info("relay listening", ["host": configuration.host, "port": "\(port)",
+                                        "mode": configuration.dryRun ? "dry-run" : "apns"])
+    }
+
+    /// Stops accepting, lets in-flight requests finish within `graceSeconds`, then closes everything.
+    public func shutdown(graceSeconds: Int = 5) async {
+        service.stopAccepting()
+        http.stopAccepting()
+        purgeJob.cancel()
+        if await !http.waitForInFlight(timeout: .seconds(graceSeconds)) {
+            logger.warning("shutdown grace period over with requests still running; they are cut off")
+        }
+        http.stop()
+        await channel.shutdown()
+        do {
+            try await store.close()
+        } catch {
+            logger.error("closing the binding store failed", ["error": "\(error)"])
+        }
+    }
+
+    private static func httpConfiguration(_ configuration: RelayConfiguration, logger: Logger) -> HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: configuration.host, port: UInt16(configuration.port),
+            connectionLimit: configuration.maxConnections, perIPConnectionLimit: configuration.maxConnectionsPerIP,
+            maxBodyBytes: 16 * 1024,
+            payloadTooLargeResponse: http(.error(.payloadTooLarge)),
+            defaultHeaders: ["content-type": "application/json", "cache-control": "no-store"],
+            logger: logger.named("http"))
+    }
+
+    private static func router(_ service: RelayService) -> Router {
+        var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
+        for route in RelayRoute.allCases {
+            let handler: HTTPHandler = { request in
+                let response = await service.handle(route: route, body: request.body)
+                return http(response)
+            }
+            switch route {
+            case .healthz, .readyz: router.get(route.rawValue, handler)
+            case .metrics: router.get(route.rawValue, handler)
+            default: router.post(route.rawValue, handler)
+            }
+        }
+        return router
+    }
+
+    private static func http(_ response: RelayResponse) -> HTTPResponse {
+        HTTPResponse(status: response.status, headers: ["content-type": response.contentType], body: response.body)
+    }
+}
