@@ -1,4 +1,5 @@
 import Foundation
+import PushgateHTTP
 
 /// Every setting of `pushgate-relay`, resolved and validated.
 ///
@@ -11,8 +12,8 @@ public struct RelayConfiguration: Sendable {
         /// The `.p8` PEM text. Never logged.
         public var p8PEM: String
         public var bundleId: String
-        public var productionOrigin: String
-        public var sandboxOrigin: String
+        public var productionOrigin: HTTP2Origin
+        public var sandboxOrigin: HTTP2Origin
         /// An extra trusted CA certificate file (the fake APNs in tests and demos).
         public var extraCAFile: String?
         /// `apns-expiration` for alerts, as seconds from now; `0` means "deliver now or never".
@@ -47,8 +48,6 @@ public struct RelayConfiguration: Sendable {
     /// The defaults, with the given APNs settings.
     public init(apns: APNs? = nil) { self.apns = apns }
 
-    static let apnsProductionOrigin = "https://api.push.apple.com"
-    static let apnsSandboxOrigin = "https://api.sandbox.push.apple.com"
 
     private static let settingNames: Set<String> = [
         "HOST", "PORT", "TRUST_PROXY", "DATABASE_PATH", "DATABASE_URL", "TIMESTAMP_SKEW_MS", "REPLAY_MS",
@@ -112,8 +111,8 @@ public struct RelayConfiguration: Sendable {
         } else {
             throw ConfigurationError(setting: "\(SettingsSource.displayName("APNS_P8")) or APNS_P8_PATH", problem: "is required unless --dry-run is given")
         }
-        let production = try origin(source, "APNS_HOST_PRODUCTION", default: apnsProductionOrigin)
-        let sandbox = try origin(source, "APNS_HOST_SANDBOX", default: apnsSandboxOrigin)
+        let production = try origin(source, "APNS_HOST_PRODUCTION", default: HTTP2Origin(host: "api.push.apple.com"))
+        let sandbox = try origin(source, "APNS_HOST_SANDBOX", default: HTTP2Origin(host: "api.sandbox.push.apple.com"))
         let caFile = source.value("APNS_CA_FILE")
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ConfigurationError(setting: SettingsSource.displayName("APNS_CA_FILE"), problem: "names a file that cannot be read")
@@ -123,12 +122,11 @@ public struct RelayConfiguration: Sendable {
                     sandboxOrigin: sandbox, extraCAFile: caFile, ttlSeconds: ttl)
     }
 
-    private static func origin(_ source: SettingsSource, _ name: String, default defaultValue: String) throws(ConfigurationError) -> String {
+    private static func origin(_ source: SettingsSource, _ name: String, default defaultValue: HTTP2Origin) throws(ConfigurationError) -> HTTP2Origin {
         guard let raw = source.value(name) else { return defaultValue }
-        let origin = raw.hasPrefix("https://") ? raw : "https://" + raw
-        guard let url = URL(string: origin), url.host != nil, url.path.isEmpty || url.path == "/" else {
+        guard let origin = try? HTTP2Origin(url: raw.hasPrefix("https://") ? raw : "https://" + raw) else {
             throw ConfigurationError(setting: SettingsSource.displayName(name), problem: "must be an https origin such as https://127.0.0.1:4443")
         }
-        return origin.hasSuffix("/") ? String(origin.dropLast()) : origin
+        return origin
     }
 }

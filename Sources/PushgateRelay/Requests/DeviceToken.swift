@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateProviders
 
 /// Device-token and environment rules shared by every relay route.
 enum DeviceToken {
@@ -31,14 +32,11 @@ enum DeviceToken {
     }
 }
 
-/// The APNs environment a request targets.
-public enum PushEnvironment: String, Sendable {
-    case production, sandbox
-
+extension APNsEnvironment {
     /// `env` of a request; missing → production (relay-protocol.md §4).
-    static func from(_ fields: FieldReader) throws(RelayError) -> PushEnvironment {
+    static func from(_ fields: FieldReader) throws(RelayError) -> APNsEnvironment {
         guard let raw = try fields.relay({ try $0.optionalString("env") }) else { return .production }
-        guard let env = PushEnvironment(rawValue: raw) else { throw .invalidRequest }
+        guard let env = APNsEnvironment(rawValue: raw) else { throw .invalidRequest }
         return env
     }
 }

@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateProviders
 
 /// A `POST /v1/push/live-activity` request, validated.
 ///
@@ -6,7 +7,7 @@ import PushgateCore
 ///   signature is checked; `priority` (5 or 10, default 10) is a Pushgate extension and unsigned.
 struct LiveActivityRequest {
     let push: LiveActivityPush
-    let environment: PushEnvironment
+    let environment: APNsEnvironment
     let priority: Int
     let proof: SignedProof
 
@@ -14,7 +15,7 @@ struct LiveActivityRequest {
         guard let push = try? LiveActivityPush(json: .object(fields.object)),
               push.tokens.allSatisfy(DeviceToken.isValid) else { throw .invalidRequest }
         self.push = push
-        environment = try PushEnvironment.from(fields)
+        environment = try APNsEnvironment.from(fields)
         let priority = try fields.relay({ try $0.optionalInteger("priority") }) ?? 10
         guard priority == 5 || priority == 10 else { throw .invalidRequest }
         self.priority = Int(priority)

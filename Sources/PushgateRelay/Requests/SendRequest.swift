@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateProviders
 
 /// A `POST /v1/push/send` request, validated.
 ///
@@ -10,7 +11,7 @@ struct SendRequest {
     let body: String?
     let badge: Int64?
     let collapseId: String?
-    let environment: PushEnvironment
+    let environment: APNsEnvironment
     let data: [(key: String, value: String)]
     let proof: SignedProof
 
@@ -24,7 +25,7 @@ struct SendRequest {
         guard (badge ?? 0) >= 0 else { throw .invalidRequest }
         collapseId = try fields.relay({ try $0.optionalString("collapseId") })
         if let collapseId, collapseId.isEmpty || collapseId.utf8.count > 64 { throw .invalidRequest }
-        environment = try PushEnvironment.from(fields)
+        environment = try APNsEnvironment.from(fields)
         data = try fields.has("data") ? Self.data(fields.relayObject("data")) : []
         proof = try SignedProof(fields, keys: keys)
     }

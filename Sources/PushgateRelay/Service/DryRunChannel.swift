@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateProviders
 import Synchronization
 
 /// Accepts every delivery without Apple credentials and appends it as one JSON line to a file,
@@ -25,15 +26,15 @@ public final class DryRunChannel: DeliveryChannel {
 
     public var isReady: Bool { true }
 
-    public func deliver(_ delivery: PushDelivery) async -> DeliveryOutcome {
+    public func deliver(_ notification: APNsNotification, environment: APNsEnvironment) async -> APNsOutcome {
         var line = JSONObject([
-            ("pushType", .string(delivery.pushType)), ("environment", .string(delivery.environment.rawValue)),
-            ("topic", .string(delivery.topic)), ("priority", .integer(Int64(delivery.priority))),
-            ("expiration", .integer(delivery.expiration)),
+            ("pushType", .string(notification.pushType.rawValue)), ("environment", .string(environment.rawValue)),
+            ("topic", .string(notification.topic)), ("priority", .integer(Int64(notification.priority))),
+            ("expiration", .integer(notification.expiration)),
         ])
-        if let collapseId = delivery.collapseId { line["collapseId"] = .string(collapseId) }
-        line["token"] = .string(Redact.token(delivery.token))
-        line["payload"] = (try? JSONValue.parse(delivery.payload)) ?? .null
+        if let collapseId = notification.collapseId { line["collapseId"] = .string(collapseId) }
+        line["token"] = .string(Redact.token(notification.deviceToken))
+        line["payload"] = (try? JSONValue.parse(notification.payload)) ?? .null
         let bytes = JSONValue.object(line).serializedBytes() + [0x0A]
         file.withLock { $0?.write(Data(bytes)) }
         return .delivered

@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateProviders
 import PushgateStore
 import Synchronization
 
@@ -117,10 +118,12 @@ public final class RelayService: Sendable {
                                               threadId: request.collapseId, data: request.data)
         else { throw .invalidRequest }
         let serverId = try authorize(request.proof, message: request.signedMessage, route: .send)
-        let template = PushDelivery(pushType: "alert", token: "", environment: request.environment, topic: configuration.bundleId,
-                                    priority: 10, expiration: alertExpiration(), collapseId: request.collapseId,
-                                    payload: payload)
-        let rows = try await deliver(request.tokens, kind: .alert, serverId: serverId, template: template)
+        let expiration = alertExpiration()
+        let bundleId = configuration.bundleId
+        let rows = try await deliver(request.tokens, kind: .alert, serverId: serverId, environment: request.environment) { token in
+            try APNsNotification.alert(deviceToken: token, bundleId: bundleId, payload: payload,
+                                       collapseId: request.collapseId, expiration: expiration)
+        }
         return results(rows)
     }
 
@@ -133,10 +136,11 @@ public final class RelayService: Sendable {
                                                      dismissalDate: push.dismissalDate, staleDate: push.staleDate)
         else { throw .invalidRequest }
         let serverId = try authorize(request.proof, message: request.signedMessage, route: .liveActivity)
-        let topic = configuration.bundleId + ".push-type.liveactivity"
-        let template = PushDelivery(pushType: "liveactivity", token: "", environment: request.environment, topic: topic,
-                                    priority: request.priority, expiration: 0, collapseId: nil, payload: payload)
-        let rows = try await deliver(push.tokens, kind: .liveActivity, serverId: serverId, template: template)
+        let bundleId = configuration.bundleId
+        let priority = request.priority
+        let rows = try await deliver(push.tokens, kind: .liveActivity, serverId: serverId, environment: request.environment) { token in
+            try APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload, priority: priority)
+        }
         if push.event == .end {
             for row in rows where row.ok {
                 // After an accepted end the activity is over; its binding goes (relay-protocol.md §5).
@@ -169,8 +173,8 @@ public final class RelayService: Sendable {
 
     /// Delivers to every distinct bound token at once (bounded by the in-flight gate), rows in
     /// first-seen order.
-    private func deliver(_ tokens: [String], kind: BindingKind, serverId: String,
-                         template: PushDelivery) async throws(RelayError) -> [ResultRow] {
+    private func deliver(_ tokens: [String], kind: BindingKind, serverId: String, environment: APNsEnvironment,
+                         notification: @escaping @Sendable (String) throws -> APNsNotification) async throws(RelayError) -> [ResultRow] {
         let distinct = DeviceToken.distinct(tokens)
         let bound: Set<String>
         do {
@@ -185,9 +189,14 @@ public final class RelayService: Sendable {
                     metrics.provider(result: "unbound", reason: "not_bound")
                     continue
                 }
-                var delivery = template
-                delivery.token = token
-                group.addTask { (index, await self.deliverOne(delivery, kind: kind)) }
+                group.addTask {
+                    guard let built = try? notification(token) else {
+                        // Every field was validated already; a refusal here is a relay bug, not the host's.
+                        self.logger.error("could not build an APNs request", ["token": Redact.token(token)])
+                        return (index, ResultRow(token: token, ok: false))
+                    }
+                    return (index, await self.deliverOne(built, environment: environment, kind: kind))
+                }
             }
             var rows = distinct.map { ResultRow(token: $0, ok: false) }
             for await (index, row) in group { rows[index] = row }
@@ -195,28 +204,30 @@ public final class RelayService: Sendable {
         }
     }
 
-    private func deliverOne(_ delivery: PushDelivery, kind: BindingKind) async -> ResultRow {
-        guard let outcome = await guards.gate.withPermit({ await self.channel.deliver(delivery) }) else {
+    private func deliverOne(_ notification: APNsNotification, environment: APNsEnvironment,
+                            kind: BindingKind) async -> ResultRow {
+        let token = notification.deviceToken
+        guard let outcome = await guards.gate.withPermit({ await self.channel.deliver(notification, environment: environment) }) else {
             metrics.provider(result: "refused", reason: "in_flight_full")
-            return ResultRow(token: delivery.token, ok: false)
+            return ResultRow(token: token, ok: false)
         }
         switch outcome {
         case .delivered:
             metrics.provider(result: "delivered", reason: "ok")
-            return ResultRow(token: delivery.token, ok: true)
+            return ResultRow(token: token, ok: true)
         case .dead(let reason):
             metrics.provider(result: "dead", reason: reason)
-            logger.info("provider reports a dead token; bindings deleted", ["token": Redact.token(delivery.token), "reason": reason])
+            logger.info("provider reports a dead token; bindings deleted", ["token": Redact.token(token), "reason": reason])
             do {
-                try await store.deleteToken(delivery.token, kind: kind)
+                try await store.deleteToken(token, kind: kind)
             } catch {
-                logger.error("could not delete a dead token's bindings", ["token": Redact.token(delivery.token), "error": "\(error)"])
+                logger.error("could not delete a dead token's bindings", ["token": Redact.token(token), "error": "\(error)"])
             }
-            return ResultRow(token: delivery.token, ok: false, drop: true)
+            return ResultRow(token: token, ok: false, drop: true)
         case .transient(let reason):
             metrics.provider(result: "transient", reason: reason)
-            logger.info("provider did not accept a push; binding kept", ["token": Redact.token(delivery.token), "reason": reason])
-            return ResultRow(token: delivery.token, ok: false)
+            logger.info("provider did not accept a push; binding kept", ["token": Redact.token(token), "reason": reason])
+            return ResultRow(token: token, ok: false)
         }
     }
 

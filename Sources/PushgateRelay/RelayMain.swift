@@ -1,0 +1,47 @@
+import Foundation
+import PushgateCore
+
+/// The `pushgate-relay` process: configuration, start, and shutdown on SIGTERM/SIGINT.
+public enum RelayMain {
+    /// Runs the relay until SIGTERM or SIGINT; returns the exit status (0 after a clean stop,
+    /// 2 for invalid configuration, 1 when start-up fails).
+    public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        let logger = Logger(component: "relay", minimumLevel: Logger.levelFromEnvironment(environment))
+        let configuration: RelayConfiguration
+        do {
+            configuration = try RelayConfiguration(arguments: arguments, environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data("pushgate-relay: \(error.description)\n".utf8))
+            return 2
+        }
+        raiseFileLimit()
+        let termination = TerminationSignals()
+        let scheduler = DispatchScheduler()
+        let server: RelayServer
+        do {
+            let channel = try configuration.makeChannel(clock: scheduler.clock, logger: logger)
+            server = try await RelayServer(configuration: configuration, channel: channel, scheduler: scheduler, logger: logger)
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("pushgate-relay: \(error.description)\n".utf8))
+            return 2
+        } catch {
+            logger.error("relay could not start", ["error": "\(error)"])
+            return 1
+        }
+        print("listening \(configuration.host):\(server.port)")
+        fflush(stdout)
+        let signal = await termination.next()
+        logger.info("stopping", ["signal": signal])
+        await server.shutdown(graceSeconds: 5)
+        logger.info("stopped")
+        return 0
+    }
+
+    /// 1 000 open connections need more descriptors than a default soft limit of 1 024 leaves.
+    static func raiseFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(RLIMIT_NOFILE, &limit)
+    }
+}

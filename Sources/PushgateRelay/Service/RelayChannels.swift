@@ -1,0 +1,20 @@
+import PushgateCore
+import PushgateProviders
+
+extension RelayConfiguration {
+    /// The delivery channel this configuration asks for: the dry-run file, or APNs with the
+    /// configured key (an unreadable `.p8` stops start-up, naming the setting only).
+    public func makeChannel(clock: any WallClock, logger: Logger) throws -> any DeliveryChannel {
+        guard let apns else { return try DryRunChannel(logPath: dryRunLog) }
+        let key: P256PrivateKey
+        do {
+            key = try P256PrivateKey(pkcs8PEM: apns.p8PEM)
+        } catch {
+            throw ConfigurationError(setting: "PUSHGATE_RELAY_APNS_P8 / APNS_P8_PATH", problem: "is not a PKCS#8 P-256 private key (.p8)")
+        }
+        let configuration = APNsConfiguration(privateKey: key, keyId: apns.keyId, teamId: apns.teamId,
+                                              productionOrigin: apns.productionOrigin, sandboxOrigin: apns.sandboxOrigin,
+                                              extraCAFile: apns.extraCAFile)
+        return try APNsClient(configuration: configuration, clock: clock, logger: logger.named("apns"))
+    }
+}
