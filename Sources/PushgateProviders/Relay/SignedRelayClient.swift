@@ -16,6 +16,8 @@ public final class SignedRelayClient: Sendable {
 
     /// The relay origin and path prefix, without a trailing `/`.
     public let baseURL: String
+    /// The host's signing key.
+    public var key: P256PrivateKey { signer.key }
     private let signer: RelayRequestSigner
     private let clock: any WallClock
     private let session: URLSession

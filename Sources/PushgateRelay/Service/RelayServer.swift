@@ -51,6 +51,7 @@ public final class RelayServer: Sendable {
         service.stopAccepting()
         http.stopAccepting()
         purgeJob.cancel()
+        logger.info("stopped accepting; letting in-flight requests finish", ["graceSeconds": "\(graceSeconds)"])
         if await !http.waitForInFlight(timeout: .seconds(graceSeconds)) {
             logger.warning("shutdown grace period over with requests still running; they are cut off")
         }

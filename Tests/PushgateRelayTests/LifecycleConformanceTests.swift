@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import PushgateCore
+import PushgateProviders
+import PushgateTesting
+
+/// relay-protocol.md §10 lines 25 (kill -9), 27 (SIGTERM) and 28 (invalid configuration),
+/// against the built `pushgate-relay` binary.
+@Suite(.serialized) struct LifecycleConformanceTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relay-proc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func registerAnsweredBeforeKillNineSurvives() async throws {
+        let directory = try Self.temporaryDirectory()
+        let environment = ["PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DRY_RUN": "true",
+                           "PUSHGATE_RELAY_DATABASE_PATH": directory.appendingPathComponent("relay.sqlite").path]
+        let key = P256PrivateKey()
+        let token = TestToken.make()
+        let first = try RelayProcess(environment: environment)
+        let port = try #require(first.port())
+        #expect(try await SignedRelayClient(baseURL: "http://127.0.0.1:\(port)", key: key).registerToken(token).status == 200)
+        first.signal(SIGKILL)
+        _ = first.exitStatus()
+        let second = try RelayProcess(environment: environment)
+        let secondPort = try #require(second.port())
+        let reply = try await SignedRelayClient(baseURL: "http://127.0.0.1:\(secondPort)", key: key).send(tokens: [token], title: "after crash")
+        #expect(reply.results.map(\.ok) == [true])
+        second.signal(SIGTERM)
+        #expect(second.exitStatus().status == 0)
+    }
+
+    @Test func sigtermRefusesNewConnectionsLetsInFlightFinishAndExitsZero() async throws {
+        let directory = try Self.temporaryDirectory()
+        let apnsKey = P256PrivateKey()
+        var configuration = FakeAPNs.Configuration()
+        configuration.credentials = .init(publicKey: apnsKey.publicKey, keyId: "KEYID12345", teamId: "TEAMID1234")
+        let fake = try FakeAPNs(configuration: configuration)
+        defer { fake.stop() }
+        let caFile = directory.appendingPathComponent("ca.pem").path
+        try fake.certificatePEM.write(toFile: caFile, atomically: true, encoding: .utf8)
+        let relay = try RelayProcess(environment: [
+            "PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DATABASE_PATH": directory.appendingPathComponent("r.sqlite").path,
+            "PUSHGATE_RELAY_APNS_KEY_ID": "KEYID12345", "PUSHGATE_RELAY_APNS_TEAM_ID": "TEAMID1234",
+            "PUSHGATE_RELAY_APNS_BUNDLE_ID": "dev.pushgate.tests", "PUSHGATE_RELAY_APNS_P8": try apnsKey.pkcs8PEM,
+            "PUSHGATE_RELAY_APNS_HOST_PRODUCTION": "https://127.0.0.1:\(fake.port)",
+            "PUSHGATE_RELAY_APNS_HOST_SANDBOX": "https://127.0.0.1:\(fake.port)", "PUSHGATE_RELAY_APNS_CA_FILE": caFile,
+        ])
+        let port = try #require(relay.port())
+        let host = SignedRelayClient(baseURL: "http://127.0.0.1:\(port)", key: P256PrivateKey())
+        let token = TestToken.make()
+        #expect(try await host.registerToken(token).status == 200)
+        fake.script(token: token, .success(afterMilliseconds: 1_500))
+        let send = Task { try await host.send(tokens: [token], title: "slow") }
+        // Wait until the fake holds the request open, then ask the relay to stop.
+        while fake.counters.requests == 0 { await Task.yield() }
+        relay.signal(SIGTERM)
+        relay.waitForLog("stopped accepting")
+        await #expect(throws: (any Error).self) {
+            try await SignedRelayClient(baseURL: "http://127.0.0.1:\(port)", key: P256PrivateKey()).registerToken(TestToken.make())
+        }
+        #expect(try await send.value.results.map(\.ok) == [true], "the in-flight delivery finished")
+        #expect(relay.exitStatus().status == 0)
+    }
+
+    @Test func invalidConfigurationNamesTheSettingWithoutSecrets() throws {
+        let badPort = try RelayProcess(environment: ["PUSHGATE_RELAY_PORT": "99999", "PUSHGATE_RELAY_DRY_RUN": "1"])
+        let portResult = badPort.exitStatus()
+        #expect(portResult.status == 2 && portResult.stderr.contains("PUSHGATE_RELAY_PORT"))
+        let secret = "SECRET-P8-MATERIAL-XYZ"
+        let missingKey = try RelayProcess(environment: ["PUSHGATE_RELAY_APNS_P8": secret, "PUSHGATE_RELAY_APNS_TEAM_ID": "T",
+                                                        "PUSHGATE_RELAY_APNS_BUNDLE_ID": "b"])
+        let keyResult = missingKey.exitStatus()
+        #expect(keyResult.status == 2 && keyResult.stderr.contains("APNS_KEY_ID") && !keyResult.stderr.contains(secret))
+        let badP8 = try RelayProcess(environment: ["PUSHGATE_RELAY_APNS_P8": secret, "PUSHGATE_RELAY_APNS_TEAM_ID": "T",
+                                                   "PUSHGATE_RELAY_APNS_KEY_ID": "K", "PUSHGATE_RELAY_APNS_BUNDLE_ID": "b",
+                                                   "PUSHGATE_RELAY_DATABASE_PATH": ":memory:"])
+        let p8Result = badP8.exitStatus()
+        #expect(p8Result.status == 2 && p8Result.stderr.contains("APNS_P8") && !p8Result.stderr.contains(secret))
+    }
+}

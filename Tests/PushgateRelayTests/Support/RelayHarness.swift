@@ -1,0 +1,122 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PushgateCore
+import PushgateProviders
+import PushgateRelay
+import PushgateTesting
+import Synchronization
+
+/// A real relay on loopback (HTTP server, SQLite file, APNs client) in front of the fake APNs,
+/// with one manual clock for everything, and helpers to act as hosts.
+final class RelayHarness: Sendable {
+    static let bundleId = "dev.pushgate.tests"
+    static let keyId = "KEYID12345"
+    static let teamId = "TEAMID1234"
+
+    let clock: ManualClock
+    let scheduler: ManualScheduler
+    let fake: FakeAPNs
+    let relay: RelayServer
+    let logs = Logger.MemorySink()
+    let directory: URL
+    let apnsKey: P256PrivateKey
+    let environment: [String: String]
+    /// Called for every request the fake answers (on its I/O thread).
+    let onFakeRequest = Mutex<(@Sendable (RecordedRequest) -> Void)?>(nil)
+
+    var baseURL: String { "http://127.0.0.1:\(relay.port)" }
+
+    /// Starts the fake APNs and a relay configured by `settings` (names without the prefix).
+    init(settings: [String: String] = [:], directory existing: URL? = nil) async throws {
+        clock = ManualClock(milliseconds: SystemClock().nowMilliseconds)
+        scheduler = ManualScheduler(clock: clock)
+        apnsKey = P256PrivateKey()
+        var fakeConfiguration = FakeAPNs.Configuration()
+        fakeConfiguration.credentials = .init(publicKey: apnsKey.publicKey, keyId: Self.keyId, teamId: Self.teamId)
+        fakeConfiguration.clock = clock
+        let hook = onFakeRequest
+        fakeConfiguration.onRequest = { request in hook.withLock { $0 }?(request) }
+        fake = try FakeAPNs(configuration: fakeConfiguration)
+        directory = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let caFile = directory.appendingPathComponent("fake-apns-ca.pem").path
+        try fake.certificatePEM.write(toFile: caFile, atomically: true, encoding: .utf8)
+        var environment = [
+            "PUSHGATE_RELAY_PORT": "0",
+            "PUSHGATE_RELAY_DATABASE_PATH": directory.appendingPathComponent("relay.sqlite").path,
+            "PUSHGATE_RELAY_APNS_KEY_ID": Self.keyId, "PUSHGATE_RELAY_APNS_TEAM_ID": Self.teamId,
+            "PUSHGATE_RELAY_APNS_BUNDLE_ID": Self.bundleId, "PUSHGATE_RELAY_APNS_P8": try apnsKey.pkcs8PEM,
+            "PUSHGATE_RELAY_APNS_HOST_PRODUCTION": "https://127.0.0.1:\(fake.port)",
+            "PUSHGATE_RELAY_APNS_HOST_SANDBOX": "https://127.0.0.1:\(fake.port)",
+            "PUSHGATE_RELAY_APNS_CA_FILE": caFile,
+        ]
+        for (name, value) in settings { environment["PUSHGATE_RELAY_" + name] = value }
+        self.environment = environment
+        let configuration = try RelayConfiguration(arguments: [], environment: environment)
+        let logger = Logger(component: "relay", minimumLevel: .debug, sink: logs)
+        relay = try await RelayServer(configuration: configuration,
+                                      channel: configuration.makeChannel(clock: clock, logger: logger),
+                                      scheduler: scheduler, logger: logger)
+    }
+
+    /// A host with a fresh identity (or the given key) talking to this relay.
+    func host(_ key: P256PrivateKey = P256PrivateKey()) -> SignedRelayClient {
+        SignedRelayClient(baseURL: baseURL, key: key, clock: clock)
+    }
+
+    /// Stops the relay and the fake.
+    func stop() async {
+        await relay.shutdown(graceSeconds: 1)
+        fake.stop()
+    }
+
+    /// A raw request, for bodies no host would build.
+    func request(_ method: String, _ path: String, body: [UInt8]? = nil,
+                 headers: [String: String] = [:]) async throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+        var request = URLRequest(url: URL(string: baseURL + path)!)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0) }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
+        return (http.statusCode, fields, Array(data))
+    }
+
+    /// Requests the fake received for `token`.
+    func received(_ token: String) -> [RecordedRequest] { fake.requests.filter { $0.deviceToken == token } }
+}
+
+/// Random device tokens of the relay's accepted form.
+enum TestToken {
+    static func make(_ bytes: Int = 32) -> String { Hex.encode(SecureRandom.bytes(bytes)) }
+}
+
+extension RelayReply {
+    /// The `(token, ok, drop)` rows, for compact expectations.
+    var rows: [String] { results.map { "\($0.token.prefix(6)):\($0.ok)\($0.drop ? ":drop" : "")" } }
+}
+
+extension RelayHarness {
+    /// Stops everything and returns the secrets found in the relay's log lines (expected empty):
+    /// device tokens, provider tokens, titles and bodies the fake saw, the `.p8` text, and `extra`.
+    func stopAndFindLeaks(extra: [String] = []) async -> [String] {
+        await stop()
+        var secrets = extra
+        for request in fake.requests {
+            if let token = request.deviceToken { secrets.append(token) }
+            if let bearer = request.header("authorization") { secrets.append(String(bearer.dropFirst("bearer ".count))) }
+            if let alert = request.payload?["aps"]?["alert"] {
+                secrets += [alert["title"]?.stringValue, alert["body"]?.stringValue].compactMap { $0 }.filter { $0.count >= 4 }
+            }
+        }
+        if let p8 = environment["PUSHGATE_RELAY_APNS_P8"] {
+            secrets += p8.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
+        }
+        let lines = logs.lines
+        return secrets.filter { secret in lines.contains { $0.contains(secret) } }
+    }
+}
