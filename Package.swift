@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PushgateCore", targets: ["PushgateCore"]),
+        .library(name: "PushgateHTTP", targets: ["PushgateHTTP"]),
         .executable(name: "pushgate", targets: ["pushgate"]),
     ],
     targets: [
@@ -17,7 +18,8 @@ let package = Package(
 
         // Libraries, in dependency order.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
-        .target(name: "PushgateTesting", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2"]),
+        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2"]),
+        .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
         .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
