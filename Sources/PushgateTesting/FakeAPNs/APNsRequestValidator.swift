@@ -102,7 +102,7 @@ public struct APNsRequestValidator: Sendable {
     }
 
     /// `8-4-4-4-12` hex digits, as APNs requires of `apns-id`.
-    private static func isUUID(_ text: String) -> Bool {
+    static func isUUID(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 36 else { return false }
         return bytes.indices.allSatisfy { index in
