@@ -19,12 +19,14 @@ let package = Package(
         // Libraries, in dependency order.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2"]),
+        .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
         .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
 
         // Tests.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
+        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,6 +28,11 @@ public struct JSONObject: Sendable, Equatable {
         for (key, value) in pairs { self[key] = value }
     }
 
+    /// Members known to have distinct keys (the parser has already checked), kept as given.
+    init(uniqueMembers: [(key: String, value: JSONValue)]) {
+        members = uniqueMembers
+    }
+
     /// The member keys in order.
     public var keys: [String] { members.map(\.key) }
 

@@ -1,0 +1,28 @@
+import COpenSSL
+
+/// Small helpers that turn OpenSSL return conventions into Swift errors at once and free
+/// short-lived OpenSSL objects when the closure that borrows them returns.
+enum OpenSSLCall {
+    /// Throws the queued OpenSSL error unless `result` is 1 (OpenSSL's success value).
+    static func check(_ result: Int32, _ operation: String) throws {
+        guard result == 1 else { throw CryptoError.openSSL(operation) }
+    }
+
+    /// Creates an object with `make`, lends it to `body`, then releases it with `free`.
+    static func withObject<Object, Result>(
+        _ operation: String,
+        make: () -> Object?,
+        free: (Object) -> Void,
+        _ body: (Object) throws -> Result
+    ) throws -> Result {
+        guard let object = make() else { throw CryptoError.openSSL(operation) }
+        defer { free(object) }
+        return try body(object)
+    }
+
+    /// Forgets whatever a failed check left on this thread's OpenSSL error queue, so a later
+    /// error report is not about an earlier, expected failure (e.g. a bad signature).
+    static func discardErrors() {
+        ERR_clear_error()
+    }
+}
