@@ -42,9 +42,10 @@ final class HTTP2EventLoop {
             let now = clock.nowMilliseconds
             takeCommands(now: now)
             runTimers(now: now)
+            // Before dispatching: a connection that just failed must count toward back-off first.
+            reapClosedConnections(now: now)
             for state in origins.values { dispatch(state, now: now) }
             for state in origins.values { state.connections.forEach { $0.flush() } }
-            reapClosedConnections(now: now)
             publishStatistics()
             if shuttingDown && requests.isEmpty { break }
             waitForEvents(now: now)
