@@ -11,10 +11,11 @@ final class HTTP2FakeFixture: Sendable {
     private let caFile: TemporaryFile
     private let decided: AsyncStream<Void>
 
-    init(maxConcurrentStreams: Int = 1000, clock: any WallClock = SystemClock(),
+    init(maxConcurrentStreams: Int = 1000, clock: any WallClock = SystemClock(), recording: FakeAPNs.Recording = .full,
          configure: (inout HTTP2ClientConfiguration) -> Void = { _ in }) throws {
         var fakeConfiguration = FakeAPNs.Configuration()
         fakeConfiguration.maxConcurrentStreams = maxConcurrentStreams
+        fakeConfiguration.recording = recording
         let (decided, signal) = AsyncStream.makeStream(of: Void.self)
         fakeConfiguration.onRequest = { _ in signal.yield() }
         self.decided = decided
@@ -36,12 +37,12 @@ final class HTTP2FakeFixture: Sendable {
     }
 
     /// A request the fake accepts as a valid alert push for `token`.
-    func request(token: String, timeoutMilliseconds: Int64? = nil) -> HTTP2Request {
+    func request(token: String, timeoutMilliseconds: Int64? = nil, body: [UInt8] = Array(#"{"aps":{"alert":{"title":"hi"}}}"#.utf8)) -> HTTP2Request {
         HTTP2Request(origin: origin, path: "/3/device/\(token)", headers: [
             HTTP2Header("authorization", "bearer \(Self.providerToken)"),
             HTTP2Header("apns-topic", "com.example.app"),
             HTTP2Header("apns-push-type", "alert"),
-        ], body: Array(#"{"aps":{"alert":{"title":"hi"}}}"#.utf8), timeoutMilliseconds: timeoutMilliseconds)
+        ], body: body, timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// A structurally valid ES256 provider token issued now (the fake checks form and age, not the signature).
