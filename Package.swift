@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PushgateCore", targets: ["PushgateCore"]),
         .library(name: "PushgateHTTP", targets: ["PushgateHTTP"]),
+        .library(name: "PushgateProviders", targets: ["PushgateProviders"]),
         .executable(name: "pushgate", targets: ["pushgate"]),
     ],
     targets: [
@@ -19,6 +20,7 @@ let package = Package(
         // Libraries, in dependency order.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2"]),
+        .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
@@ -28,6 +30,7 @@ let package = Package(
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
         .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+        .testTarget(name: "PushgateProvidersTests", dependencies: ["PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

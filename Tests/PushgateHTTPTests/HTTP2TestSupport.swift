@@ -56,7 +56,7 @@ final class HTTP2FakeFixture: Sendable {
     /// A 64-hex-digit device token derived from `index`.
     static func token(_ index: Int) -> String {
         let hex = String(index, radix: 16)
-        return String(repeating: "a", count: 64 - hex.count) + hex
+        return String(repeating: "0", count: 64 - hex.count) + hex
     }
 
     /// Sends every request at once and returns the outcomes in the same order.
