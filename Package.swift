@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PushgateCore", targets: ["PushgateCore"]),
+        .library(name: "PushgateHTTP", targets: ["PushgateHTTP"]),
+        .library(name: "PushgateProviders", targets: ["PushgateProviders"]),
         .executable(name: "pushgate", targets: ["pushgate"]),
     ],
     targets: [
@@ -19,6 +21,9 @@ let package = Package(
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
         .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite"]),
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore"]),
+        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2"]),
+        .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
+        .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
         .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
@@ -28,6 +33,9 @@ let package = Package(
         .testTarget(name: "PushgateRelayTests", dependencies: ["PushgateRelay"]),
         .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
         .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateStore"]),
+        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),
+        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+        .testTarget(name: "PushgateProvidersTests", dependencies: ["PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,74 @@
+/// One push for one device token: where it goes (token, topic), how APNs treats it (push type,
+/// priority, expiration, collapse id) and the JSON payload bytes. Validated on creation.
+public struct APNsNotification: Sendable, Equatable {
+    /// Longest payload APNs accepts, in bytes (VoIP: ``maxVoIPPayloadBytes``).
+    public static let maxPayloadBytes = 4096
+    public static let maxVoIPPayloadBytes = 5120
+    /// Longest `apns-collapse-id`, in bytes.
+    public static let maxCollapseIdBytes = 64
+
+    /// The device (or Live Activity) token: hex, even length.
+    public let deviceToken: String
+    /// `apns-topic`: the bundle id, with the push type's suffix where one is required.
+    public let topic: String
+    public let pushType: APNsPushType
+    /// `apns-priority`: 10 (immediate), 5 (power-conscious) or 1 (lowest).
+    public let priority: Int
+    /// `apns-expiration`: seconds since the epoch until which APNs keeps retrying; 0 = deliver once, now.
+    public let expiration: Int64
+    /// `apns-collapse-id`, sent only when present.
+    public let collapseId: String?
+    /// The JSON payload, sent as is.
+    public let payload: [UInt8]
+
+    public init(deviceToken: String, topic: String, pushType: APNsPushType, priority: Int = 10, expiration: Int64 = 0,
+                collapseId: String? = nil, payload: [UInt8]) throws {
+        guard !deviceToken.isEmpty, deviceToken.utf8.count % 2 == 0, deviceToken.utf8.allSatisfy(Self.isHexDigit) else {
+            throw APNsNotificationError("the device token must be a non-empty, even-length hex string")
+        }
+        guard !topic.isEmpty, topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw APNsNotificationError("the topic must be a non-empty bundle id")
+        }
+        guard [1, 5, 10].contains(priority) else { throw APNsNotificationError("priority must be 1, 5 or 10") }
+        guard expiration >= 0 else { throw APNsNotificationError("expiration must not be negative") }
+        if let collapseId {
+            guard !collapseId.isEmpty, collapseId.utf8.count <= Self.maxCollapseIdBytes,
+                  collapseId.utf8.allSatisfy({ $0 != 0x0A && $0 != 0x0D && $0 != 0 }) else {
+                throw APNsNotificationError("the collapse id must be 1 to \(Self.maxCollapseIdBytes) bytes on one line")
+            }
+        }
+        let limit = pushType == .voip ? Self.maxVoIPPayloadBytes : Self.maxPayloadBytes
+        guard !payload.isEmpty, payload.count <= limit else {
+            throw APNsNotificationError("the payload must be 1 to \(limit) bytes")
+        }
+        self.deviceToken = deviceToken
+        self.topic = topic
+        self.pushType = pushType
+        self.priority = priority
+        self.expiration = expiration
+        self.collapseId = collapseId
+        self.payload = payload
+    }
+
+    /// A visible notification for the app `bundleId`.
+    ///
+    /// - Important: topic is the bundle id, push type `alert` (relay-protocol.md §4).
+    public static func alert(deviceToken: String, bundleId: String, payload: [UInt8], collapseId: String? = nil,
+                             priority: Int = 10, expiration: Int64 = 0) throws -> APNsNotification {
+        try APNsNotification(deviceToken: deviceToken, topic: bundleId, pushType: .alert, priority: priority,
+                             expiration: expiration, collapseId: collapseId, payload: payload)
+    }
+
+    /// A Live Activity update or end for the app `bundleId`; Live Activity pushes carry no collapse id.
+    ///
+    /// - Important: topic `<bundleId>.push-type.liveactivity`, push type `liveactivity` (relay-protocol.md §5).
+    public static func liveActivity(deviceToken: String, bundleId: String, payload: [UInt8], priority: Int = 10,
+                                    expiration: Int64 = 0) throws -> APNsNotification {
+        try APNsNotification(deviceToken: deviceToken, topic: bundleId + ".push-type.liveactivity", pushType: .liveActivity,
+                             priority: priority, expiration: expiration, payload: payload)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+}

@@ -1,0 +1,13 @@
+/// What became of one push.
+///
+/// - Important: dead = HTTP 410 or reason `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic`;
+///   everything else that is not a 200 is transient and the token's bindings stay (relay-protocol.md §7).
+public enum APNsOutcome: Sendable, Equatable {
+    /// APNs accepted the push.
+    case delivered
+    /// The token will never work again: delete it. `reason` is APNs' reason.
+    case dead(reason: String)
+    /// This push failed (throttling, server trouble, timeout, transport); the token stays.
+    /// `reason` is APNs' reason, `HTTP <status>`, or the transport failure's kind.
+    case transient(reason: String)
+}

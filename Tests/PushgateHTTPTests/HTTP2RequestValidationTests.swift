@@ -1,0 +1,41 @@
+import PushgateCore
+import PushgateHTTP
+import Testing
+
+@Suite("HTTP/2 origins and request validation")
+struct HTTP2RequestValidationTests {
+    @Test("origins parse from https URLs", arguments: [
+        ("https://api.push.apple.com", "api.push.apple.com", 443, "api.push.apple.com"),
+        ("https://127.0.0.1:4443", "127.0.0.1", 4443, "127.0.0.1:4443"),
+        ("https://[::1]:8443/", "::1", 8443, "[::1]:8443"),
+    ] as [(String, String, UInt16, String)])
+    func parse(url: String, host: String, port: UInt16, authority: String) throws {
+        let origin = try HTTP2Origin(url: url)
+        #expect(origin.host == host)
+        #expect(origin.port == port)
+        #expect(origin.authority == authority)
+    }
+
+    @Test("anything but https://host[:port] is refused", arguments: [
+        "http://example.com", "https://", "https://example.com/3/device", "https://example.com:0",
+        "https://example.com:70000", "https://user@example.com", "https://[::1", "example.com",
+    ])
+    func refuse(url: String) {
+        #expect(throws: HTTP2ClientError.self) { _ = try HTTP2Origin(url: url) }
+    }
+
+    @Test("malformed requests fail before anything is sent", arguments: [
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "no-slash"),
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/a\r\nb"),
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header("bad name", "x")]),
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header("connection", "close")]),
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header("x-a", "line\nbreak")]),
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), method: "", path: "/"),
+    ])
+    func invalid(request: HTTP2Request) async throws {
+        let pool = try HTTP2ClientPool(logger: Logger(component: "test", minimumLevel: .error))
+        await #expect { _ = try await pool.send(request) } throws: { ($0 as? HTTP2ClientError)?.kind == .invalidRequest }
+        #expect(pool.statistics(for: request.origin).connections == 0)
+        await pool.shutdown()
+    }
+}
