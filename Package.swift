@@ -17,12 +17,14 @@ let package = Package(
 
         // Libraries, in dependency order.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
+        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "CMicroHTTPD"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
         .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
 
         // Tests.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
+        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
