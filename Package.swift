@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
+        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "CMicroHTTPD"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
         .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
@@ -36,6 +37,7 @@ let package = Package(
         .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
         .testTarget(name: "PushgateProvidersTests", dependencies: ["PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

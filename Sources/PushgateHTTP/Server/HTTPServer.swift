@@ -1,0 +1,116 @@
+import CMicroHTTPD
+import PushgateCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on GNU libmicrohttpd: epoll threads, keep-alive, connection caps,
+/// timeouts, a streamed body cap, and async route handlers that never block a server thread.
+///
+/// Starts listening in `init`. Shut down with ``stopAccepting()``, then
+/// ``waitForInFlight(timeout:)``, then ``stop()`` (also run by `deinit`).
+/// - Important: relay-protocol.md §2 — routing, the pre-body hook and the body cap all answer
+///   before the body is read.
+public final class HTTPServer: Sendable {
+    /// Runs after routing and before the body is read (e.g. a per-IP rate limit); a response
+    /// answers the request at once. It runs on a server thread, so it must not block.
+    public typealias PreBodyHook = @Sendable (HTTPRequest) -> HTTPResponse?
+    /// Told the route pattern (`nil` when no route matched) and status of every response the
+    /// application queued; libmicrohttpd's own 400/431 answers to malformed requests are not reported.
+    public typealias ResponseObserver = @Sendable (_ route: String?, _ status: Int) -> Void
+
+    private struct DaemonState {
+        var daemon: OpaquePointer?
+        var quiesced = false
+    }
+
+    /// The bound port (the real one when the configuration asked for 0).
+    public let port: UInt16
+    /// The bound address as configured.
+    public let host: String
+    private let core: ServerCore
+    private let daemon: Mutex<DaemonState>
+    private let sweeper: Task<Void, Never>
+
+    /// Binds and starts serving `router`'s routes.
+    public init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        router: Router,
+        preBody: PreBodyHook? = nil,
+        onResponse: ResponseObserver? = nil
+    ) throws {
+        try configuration.validate()
+        guard var address = SocketAddress(literal: configuration.host, port: configuration.port) else {
+            throw HTTPServerError.invalidHost(configuration.host)
+        }
+        let core = ServerCore(configuration: configuration, router: router, preBody: preBody, onResponse: onResponse)
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        // The daemon holds one reference to the core until `stop()` has stopped it.
+        let context = Unmanaged.passRetained(core).toOpaque()
+        let started = address.withSockaddrPointer { sockaddr in
+            var options = [
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
+            ]
+            if configuration.threadPoolSize > 1 {
+                options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil))
+            }
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return options.withUnsafeBufferPointer { options in
+                (pg_mhd_start_daemon(flags, DaemonCallbacks.access, context, DaemonCallbacks.requestCompleted,
+                                     DaemonCallbacks.connection, options.baseAddress), errno)
+            }
+        }
+        guard let daemon = started.0 else {
+            Unmanaged<ServerCore>.fromOpaque(context).release()
+            throw HTTPServerError.startFailed(errno: started.1, message: String(cString: strerror(started.1)))
+        }
+        self.core = core
+        self.host = configuration.host
+        self.port = pg_mhd_bind_port(daemon)
+        self.daemon = Mutex(DaemonState(daemon: daemon))
+        self.sweeper = Task.detached { await core.sweepDeadlines() }
+    }
+
+    deinit { stop() }
+
+    /// Requests received and not yet completed.
+    public var inFlightCount: Int { core.inFlight.count }
+
+    /// Closes the listening socket: new connections are refused, open ones keep being served
+    /// and their responses carry `connection: close`.
+    public func stopAccepting() {
+        daemon.withLock { state in
+            guard let daemon = state.daemon, !state.quiesced else { return }
+            state.quiesced = true
+            core.markQuiescing()
+            // After quiescing, the listening socket is ours to close.
+            let listener = MHD_quiesce_daemon(daemon)
+            if listener >= 0 { close(listener) }
+        }
+    }
+
+    /// Returns `true` once no request is in flight, or `false` when `timeout` passes first.
+    public func waitForInFlight(timeout: Duration) async -> Bool {
+        await core.inFlight.waitUntilIdle(timeout: timeout)
+    }
+
+    /// Stops the server: handlers still running are cut off (their connections closed, their
+    /// results dropped), every connection is closed and the threads are joined. Idempotent.
+    public func stop() {
+        guard let daemon = daemon.withLock({ state in state.daemon.take() }) else { return }
+        sweeper.cancel()
+        let cut = core.abandonHandlers()
+        if cut > 0 {
+            core.configuration.logger.warning(
+                "stopped with handlers still running; call waitForInFlight before stop to let them finish",
+                ["handlers": "\(cut)"])
+        }
+        MHD_stop_daemon(daemon)
+        Unmanaged.passUnretained(core).release()
+    }
+}

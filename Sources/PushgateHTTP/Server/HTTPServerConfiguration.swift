@@ -1,0 +1,73 @@
+import PushgateCore
+
+/// Settings of an ``HTTPServer``: where it listens, how many threads and connections, timeouts and body cap.
+public struct HTTPServerConfiguration: Sendable {
+    /// The IPv4 or IPv6 literal to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `::`); host names are refused.
+    public var host: String
+    /// The port to bind; 0 picks a free one (read it back from ``HTTPServer/port``).
+    public var port: UInt16
+    /// Threads that each run an epoll loop over their share of the connections.
+    public var threadPoolSize: Int
+    /// A connection silent this long is closed (whole seconds, at least 1).
+    public var idleTimeout: Duration
+    /// A request's headers and body must arrive within this time of the connection becoming ready
+    /// for it, however steadily a slow client trickles bytes.
+    public var requestTimeout: Duration
+    /// The most open connections; split evenly across the pool threads, each closing its excess at once.
+    public var connectionLimit: Int
+    /// The most open connections from one peer IP; 0 means no per-IP limit.
+    public var perIPConnectionLimit: Int
+    /// The largest request body accepted; larger ones get ``payloadTooLargeResponse`` and are not buffered.
+    public var maxBodyBytes: Int
+    /// The response for a body over ``maxBodyBytes`` (default: 413, empty body).
+    public var payloadTooLargeResponse: HTTPResponse
+    /// Header fields added to every application response that does not set the same name itself.
+    public var defaultHeaders: HTTPHeaders
+    /// Where the server reports handlers cut off by `stop()` and responses it could not send.
+    public var logger: Logger
+
+    public init(
+        host: String = "127.0.0.1",
+        port: UInt16 = 0,
+        threadPoolSize: Int = 2,
+        idleTimeout: Duration = .seconds(10),
+        requestTimeout: Duration = .seconds(10),
+        connectionLimit: Int = 1024,
+        perIPConnectionLimit: Int = 64,
+        maxBodyBytes: Int = 16 * 1024,
+        payloadTooLargeResponse: HTTPResponse = HTTPResponse(status: 413),
+        defaultHeaders: HTTPHeaders = [:],
+        logger: Logger = Logger(component: "http-server")
+    ) {
+        self.host = host
+        self.port = port
+        self.threadPoolSize = threadPoolSize
+        self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
+        self.connectionLimit = connectionLimit
+        self.perIPConnectionLimit = perIPConnectionLimit
+        self.maxBodyBytes = maxBodyBytes
+        self.payloadTooLargeResponse = payloadTooLargeResponse
+        self.defaultHeaders = defaultHeaders
+        self.logger = logger
+    }
+
+    /// Throws ``HTTPServerError`` naming the first setting out of range.
+    func validate() throws {
+        func require(_ ok: Bool, _ setting: String, _ rule: String) throws {
+            if !ok { throw HTTPServerError.invalidSetting(setting, rule) }
+        }
+        try require((1...64).contains(threadPoolSize), "threadPoolSize", "between 1 and 64")
+        try require(idleTimeout >= .seconds(1), "idleTimeout", "at least 1 s")
+        try require(requestTimeout >= .milliseconds(100), "requestTimeout", "at least 100 ms")
+        try require(connectionLimit >= threadPoolSize, "connectionLimit", "at least threadPoolSize")
+        try require(perIPConnectionLimit >= 0, "perIPConnectionLimit", "0 or more")
+        try require(maxBodyBytes >= 0, "maxBodyBytes", "0 or more")
+    }
+
+    /// ``idleTimeout`` in whole seconds, rounded up.
+    var idleTimeoutSeconds: Int {
+        let (seconds, attoseconds) = idleTimeout.components
+        return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+    }
+}

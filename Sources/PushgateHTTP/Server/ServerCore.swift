@@ -1,0 +1,318 @@
+import CMicroHTTPD
+import PushgateCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The server's shared state and request flow. libmicrohttpd's callbacks reach it through an
+/// `Unmanaged` pointer that ``HTTPServer`` retains for the daemon's life.
+///
+/// Per request: the first callback routes it and runs the pre-body hook and the Content-Length
+/// check; body callbacks append up to the cap; the final callback (no upload data) starts the
+/// handler in a task that runs on the calling thread until it first suspends. A handler that
+/// finishes there is answered at once; otherwise the connection is suspended and the task's
+/// completion resumes it so the next callback queues the answer.
+/// - Important: relay-protocol.md §2 — route and method, then the pre-body hook (per-IP rate
+///   limit), then the body size, each before the body is read.
+final class ServerCore: Sendable {
+    /// What the access callback does after one step of a request.
+    private enum Step {
+        case proceed
+        case respond(HTTPResponse, route: String?)
+        case run(HTTPRequest, HTTPHandler, generation: UInt64)
+        case close
+    }
+
+    let configuration: HTTPServerConfiguration
+    let router: Router
+    let preBody: HTTPServer.PreBodyHook?
+    let onResponse: HTTPServer.ResponseObserver?
+    let inFlight = InFlightTracker()
+    private let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
+    private let stopping = Atomic<Bool>(false)
+    private let quiescing = Atomic<Bool>(false)
+
+    init(configuration: HTTPServerConfiguration, router: Router,
+         preBody: HTTPServer.PreBodyHook?, onResponse: HTTPServer.ResponseObserver?) {
+        self.configuration = configuration
+        self.router = router
+        self.preBody = preBody
+        self.onResponse = onResponse
+    }
+
+    /// Bytes of an over-cap chunked body read and thrown away before the connection is cut:
+    /// enough for a client that sends its whole body before reading to see the 413.
+    private var discardLimit: Int { max(configuration.maxBodyBytes, 64 * 1024) }
+
+    // MARK: Request flow (libmicrohttpd threads)
+
+    /// One access callback.
+    func access(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+                requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        guard let raw = requestContext.pointee else {
+            // First call: headers complete. The request context is the connection's state,
+            // which the connection's own context keeps alive.
+            guard let raw = pg_mhd_socket_context(connection) else { return .NO }
+            requestContext.pointee = raw
+            inFlight.enter()
+            let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
+            let step = begin(state, connection: connection,
+                             url: String(cString: url), method: String(cString: method))
+            return perform(step, on: state)
+        }
+        let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            let accepted = receive(UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee), on: state)
+            uploadSize.pointee = 0
+            return accepted ? .YES : .NO
+        }
+        return perform(finish(state), on: state)
+    }
+
+    private func begin(_ state: ConnectionState, connection: OpaquePointer, url: String, method: String) -> Step {
+        var request = HTTPRequest(
+            method: method, path: url,
+            query: RequestValues.query(of: connection), headers: RequestValues.headers(of: connection),
+            peerAddress: state.peerAddress)
+        // libmicrohttpd has already refused malformed Content-Length values.
+        let declaredLength = request.headers["content-length"].map { Int($0) ?? .max }
+        let bodyPending = (declaredLength ?? 0) > 0 || request.headers.contains("transfer-encoding")
+        var handler: HTTPHandler?
+        var rejection: HTTPResponse?
+        switch Self.hasAmbiguousFraming(request.headers) ? .response(HTTPResponse(status: 400)) : router.match(method: method, path: url) {
+        case .response(let response):
+            rejection = response
+        case .route(let pattern, let parameters, let routeHandler):
+            request.route = pattern
+            request.parameters = parameters
+            handler = routeHandler
+            rejection = preBody?(request)
+            if rejection == nil, let declaredLength, declaredLength > configuration.maxBodyBytes {
+                rejection = configuration.payloadTooLargeResponse
+            }
+        }
+        let route = request.route
+        if let rejection, bodyPending {
+            // Answer without reading the body; libmicrohttpd closes the connection afterwards.
+            state.slot.withLock { slot in
+                slot.phase = .answered
+                slot.deadline = nil
+            }
+            return .respond(rejection, route: route)
+        }
+        if rejection == nil, let declaredLength { request.body.reserveCapacity(declaredLength) }
+        state.slot.withLock { slot in
+            slot.phase = .receiving
+            slot.route = route
+            slot.handler = handler
+            slot.response = rejection
+            slot.request = rejection == nil ? request : nil
+        }
+        return .proceed
+    }
+
+    /// Framing libmicrohttpd 0.9.75 accepts but reads in a way another hop might not (request
+    /// smuggling): several Content-Length fields, Content-Length with Transfer-Encoding, or a
+    /// Transfer-Encoding other than `chunked` (which it would wait on until the deadline).
+    private static func hasAmbiguousFraming(_ headers: HTTPHeaders) -> Bool {
+        let lengths = headers.values(for: "content-length").count
+        let encodings = headers.values(for: "transfer-encoding")
+        if lengths > 1 || (lengths == 1 && !encodings.isEmpty) || encodings.count > 1 { return true }
+        guard let encoding = encodings.first else { return false }
+        return !HTTPHeaders.equalIgnoringASCIICase(encoding, "chunked")
+    }
+
+    /// Appends body bytes up to the cap. Past it the request is dropped and the 413 decided;
+    /// further bytes are discarded until ``discardLimit``, then the connection is cut (`false`).
+    private func receive(_ bytes: UnsafeRawBufferPointer, on state: ConnectionState) -> Bool {
+        let cap = configuration.maxBodyBytes
+        return state.slot.withLock { slot in
+            if slot.response != nil {
+                slot.discardedBytes += bytes.count
+                return slot.discardedBytes <= discardLimit
+            }
+            guard let received = slot.request?.body.count else { return false }
+            if received + bytes.count > cap {
+                slot.request = nil
+                slot.handler = nil
+                slot.response = configuration.payloadTooLargeResponse
+                slot.discardedBytes = bytes.count
+                return true
+            }
+            slot.request?.body.append(contentsOf: bytes)
+            return true
+        }
+    }
+
+    /// The final call (no more upload data), and again after the handler's task resumed the connection.
+    private func finish(_ state: ConnectionState) -> Step {
+        state.slot.withLock { slot -> Step in
+            switch slot.phase {
+            case .receiving:
+                slot.deadline = nil
+                if let response = slot.response {
+                    slot.phase = .answered
+                    return .respond(response, route: slot.route)
+                }
+                // Checked under the slot lock, so `abandonHandlers` sees every handler started.
+                guard !stopping.load(ordering: .sequentiallyConsistent),
+                      let request = slot.request.take(), let handler = slot.handler else { return .close }
+                slot.phase = .handling
+                return .run(request, handler, generation: slot.generation)
+            case .answered:
+                guard let response = slot.response else { return .close }
+                return .respond(response, route: slot.route)
+            case .idle, .handling, .abandoned:
+                return .close
+            }
+        }
+    }
+
+    private func perform(_ step: Step, on state: ConnectionState) -> MHD_Result {
+        switch step {
+        case .proceed:
+            return .YES
+        case .close:
+            return .NO
+        case .respond(let response, let route):
+            return queue(response, route: route, on: state.connection)
+        case .run(let request, let handler, let generation):
+            Task.immediate { [self] in
+                let response = await handler(request)
+                complete(state, generation: generation, response: response)
+            }
+            return perform(afterStart(state), on: state)
+        }
+    }
+
+    /// Right after a handler's task started: answer if it already finished, else suspend the
+    /// connection until ``complete(_:generation:response:)`` resumes it.
+    private func afterStart(_ state: ConnectionState) -> Step {
+        state.slot.withLock { slot -> Step in
+            switch slot.phase {
+            case .answered:
+                guard let response = slot.response else { return .close }
+                return .respond(response, route: slot.route)
+            case .handling:
+                slot.suspended = true
+                MHD_suspend_connection(state.connection)
+                return .proceed
+            case .idle, .receiving, .abandoned:
+                return .close
+            }
+        }
+    }
+
+    /// A handler finished: keep its answer, and resume the connection if it was suspended (any thread).
+    private func complete(_ state: ConnectionState, generation: UInt64, response: HTTPResponse) {
+        let resume = state.slot.withLock { slot -> Bool in
+            guard slot.generation == generation, slot.phase == .handling else { return false }
+            slot.phase = .answered
+            slot.response = response
+            return slot.suspended
+        }
+        if resume { MHD_resume_connection(state.connection) }
+    }
+
+    private func queue(_ response: HTTPResponse, route: String?, on connection: OpaquePointer) -> MHD_Result {
+        let created = response.body.withUnsafeBytes { body in
+            MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else {
+            configuration.logger.error("could not allocate a response; closing the connection")
+            return .NO
+        }
+        defer { MHD_destroy_response(mhdResponse) }
+        var fields = configuration.defaultHeaders.filter { !response.headers.contains($0.name) }
+        fields.append(contentsOf: response.headers)
+        if quiescing.load(ordering: .relaxed) { fields.append((name: "connection", value: "close")) }
+        for field in fields where MHD_add_response_header(mhdResponse, field.name, field.value) != .YES {
+            configuration.logger.error(
+                "response header refused (control characters, or a header the server sets itself); closing the connection",
+                ["header": field.name, "status": "\(response.status)"])
+            return .NO
+        }
+        guard MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse) == .YES else {
+            configuration.logger.error("response refused; status must be 100...999", ["status": "\(response.status)"])
+            return .NO
+        }
+        onResponse?(route, response.status)
+        return .YES
+    }
+
+    // MARK: Connection and request lifecycle (libmicrohttpd threads)
+
+    /// A connection was accepted: its state, registered for the deadline sweep and `stop()`.
+    func connectionStarted(_ connection: OpaquePointer) -> ConnectionState {
+        let peer = pg_mhd_client_address(connection).flatMap(SocketAddress.text(of:)) ?? "unknown"
+        let state = ConnectionState(
+            connection: connection, socket: pg_mhd_connection_socket(connection), peerAddress: peer,
+            deadline: .now + configuration.requestTimeout)
+        connections.withLock { $0[ObjectIdentifier(state)] = state }
+        return state
+    }
+
+    /// A connection is about to be closed (its socket is still open).
+    func connectionClosed(_ state: ConnectionState) {
+        connections.withLock { $0[ObjectIdentifier(state)] = nil }
+    }
+
+    /// A request ended (answered, or cut off): the connection waits for the next one.
+    func requestCompleted(_ state: ConnectionState) {
+        let deadline = ContinuousClock.now + configuration.requestTimeout
+        state.slot.withLock { slot in
+            slot = RequestSlot(generation: slot.generation + 1, deadline: deadline)
+        }
+        inFlight.leave()
+    }
+
+    // MARK: Control (any thread)
+
+    /// Shuts down connections whose request is overdue, every quarter of the request timeout.
+    func sweepDeadlines() async {
+        let interval = max(min(configuration.requestTimeout / 4, .seconds(1)), .milliseconds(25))
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            let now = ContinuousClock.now
+            connections.withLock { connections in
+                for state in connections.values {
+                    let overdue = state.slot.withLock { slot -> Bool in
+                        guard let deadline = slot.deadline, deadline <= now else { return false }
+                        slot.deadline = nil
+                        return true
+                    }
+                    // The close notification needs this lock before libmicrohttpd closes the
+                    // socket, so the descriptor still belongs to this connection.
+                    if overdue { shutdown(state.socket, Int32(SHUT_RDWR)) }
+                }
+            }
+        }
+    }
+
+    /// From now on responses carry `connection: close`.
+    func markQuiescing() { quiescing.store(true, ordering: .relaxed) }
+
+    /// Gives up on every running handler so the daemon can stop: suspended connections are
+    /// resumed unanswered and closed, late results dropped. Requests reaching their final call
+    /// afterwards are closed. Returns how many handlers were cut off.
+    func abandonHandlers() -> Int {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        let (cut, suspended) = connections.withLock { connections in
+            var cut = 0
+            var suspended: [ConnectionState] = []
+            for state in connections.values {
+                state.slot.withLock { slot in
+                    guard slot.phase == .handling else { return }
+                    slot.phase = .abandoned
+                    cut += 1
+                    if slot.suspended { suspended.append(state) }
+                }
+            }
+            return (cut, suspended)
+        }
+        for state in suspended { MHD_resume_connection(state.connection) }
+        return cut
+    }
+}

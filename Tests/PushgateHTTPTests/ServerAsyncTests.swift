@@ -1,0 +1,60 @@
+import PushgateHTTP
+import Testing
+
+@Suite struct ServerAsyncTests {
+    private static func server(gate: Gate) throws -> HTTPServer {
+        var router = Router()
+        router.get("/slow/:name") { request in
+            await gate.wait()
+            return HTTPResponse(status: 200, body: Array("slow \(request.parameters["name"] ?? "")".utf8))
+        }
+        router.get("/fast") { _ in HTTPResponse(status: 200, body: Array("fast".utf8)) }
+        return try HTTPServer(router: router)
+    }
+
+    @Test func fastRequestIsAnsweredWhileSlowHandlersWait() async throws {
+        let gate = Gate()
+        let server = try Self.server(gate: gate)
+        let port = server.port
+        let slow = try await blocking {
+            try ["a", "b"].map { name in
+                let connection = try TestConnection(port: port)
+                try connection.request("GET", "/slow/\(name)")
+                return connection
+            }
+        }
+        await gate.waitForArrivals(2)
+        let (fast, slowPending) = try await blocking {
+            let connection = try TestConnection(port: port)
+            try connection.request("GET", "/fast")
+            let fast = try connection.readResponse()
+            return (fast, slow.map { $0.hasPendingData() })
+        }
+        #expect(fast.text == "fast")
+        #expect(slowPending == [false, false], "slow handlers must not have answered yet")
+        #expect(server.inFlightCount == 2)
+        await gate.open()
+        let answers = try await blocking { try slow.map { try $0.readResponse().text } }
+        #expect(answers == ["slow a", "slow b"])
+    }
+
+    @Test func connectionStaysAliveAcrossAnAsyncAnswer() async throws {
+        let gate = Gate()
+        let server = try Self.server(gate: gate)
+        let port = server.port
+        let connection = try await blocking {
+            let connection = try TestConnection(port: port)
+            try connection.request("GET", "/slow/x")
+            return connection
+        }
+        await gate.waitForArrivals(1)
+        await gate.open()
+        let (first, second) = try await blocking {
+            let first = try connection.readResponse()
+            try connection.request("GET", "/slow/y")
+            return (first, try connection.readResponse())
+        }
+        #expect(first.text == "slow x")
+        #expect(second.text == "slow y")
+    }
+}

@@ -1,0 +1,82 @@
+import PushgateHTTP
+import Testing
+
+/// - Important: relay-protocol.md §10 item 12 — 16 KiB + 1 → 413 by Content-Length or chunked.
+@Suite struct ServerBodyLimitTests {
+    private static let cap = 16 * 1024
+    private static let tooLarge = HTTPResponse.json(413, Array(#"{"error":"payload_too_large"}"#.utf8))
+
+    private static func server(handled: Recorder<Int>? = nil) throws -> HTTPServer {
+        var router = Router()
+        router.post("/echo") { request in
+            handled?.append(request.body.count)
+            return HTTPResponse(status: 200, body: Array("\(request.body.count) \(request.body.allSatisfy { $0 == UInt8(ascii: "x") })".utf8))
+        }
+        let configuration = HTTPServerConfiguration(maxBodyBytes: cap, payloadTooLargeResponse: tooLarge)
+        return try HTTPServer(configuration: configuration, router: router)
+    }
+
+    @Test func contentLengthOverTheCapIsAnswered413WithoutReadingTheBody() async throws {
+        let handled = Recorder<Int>()
+        let server = try Self.server(handled: handled)
+        let port = server.port
+        let (response, closed) = try await blocking {
+            let connection = try TestConnection(port: port)
+            try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ncontent-length: \(Self.cap + 1)\r\n\r\n")
+            return (try connection.readResponse(), connection.waitForClose())
+        }
+        #expect(response.status == 413)
+        #expect(response.text == #"{"error":"payload_too_large"}"#)
+        #expect(closed)
+        #expect(handled.items.isEmpty)
+    }
+
+    @Test func chunkedBodyOverTheCapIsAnswered413() async throws {
+        let handled = Recorder<Int>()
+        let server = try Self.server(handled: handled)
+        let port = server.port
+        let response = try await blocking {
+            let connection = try TestConnection(port: port)
+            try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
+            try connection.send(chunked(filler(Self.cap + 1), chunkSize: 4000))
+            return try connection.readResponse()
+        }
+        #expect(response.status == 413)
+        #expect(response.text == #"{"error":"payload_too_large"}"#)
+        #expect(handled.items.isEmpty)
+    }
+
+    @Test func bodiesOfExactlyTheCapAreAcceptedEitherWay() async throws {
+        let server = try Self.server()
+        let port = server.port
+        let (declared, streamed) = try await blocking {
+            let connection = try TestConnection(port: port)
+            try connection.request("POST", "/echo", body: filler(Self.cap))
+            let declared = try connection.readResponse()
+            try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
+            try connection.send(chunked(filler(Self.cap), chunkSize: 1000))
+            return (declared, try connection.readResponse())
+        }
+        #expect(declared.status == 200)
+        #expect(declared.text == "16384 true")
+        #expect(streamed.status == 200)
+        #expect(streamed.text == "16384 true")
+    }
+
+    @Test func endlessChunkedBodyIsCutOffNotRead() async throws {
+        let server = try Self.server()
+        let port = server.port
+        let sentBeforeCut = try await blocking { () -> Int in
+            let connection = try TestConnection(port: port)
+            try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
+            let chunk = chunked(filler(8 * 1024), chunkSize: 8 * 1024).dropLast(5)  // no last-chunk
+            var sent = 0
+            while sent < 64 * 1024 * 1024 {
+                do { try connection.send(Array(chunk)) } catch { return sent }
+                sent += chunk.count
+            }
+            return sent
+        }
+        #expect(sentBeforeCut < 64 * 1024 * 1024, "the server must stop reading an endless body")
+    }
+}

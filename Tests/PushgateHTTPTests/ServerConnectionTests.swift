@@ -1,0 +1,111 @@
+import PushgateHTTP
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct ServerConnectionTests {
+    private static func router() -> Router {
+        var router = Router()
+        router.get("/ping") { _ in HTTPResponse(status: 200, body: Array("pong".utf8)) }
+        router.post("/ping") { _ in HTTPResponse(status: 200, body: Array("pong".utf8)) }
+        return router
+    }
+
+    @Test(arguments: [
+        "GET  HTTP/1.1\r\nhost: x\r\n\r\n",
+        "GET /ping\r\n\r\n",
+        "GET /ping HTTP/1.1\r\nno colon here\r\n\r\n",
+        "GET /ping HTTP/1.1\r\nhost: x\r\ncontent-length: abc\r\n\r\n",
+        "POST /ping HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n",
+        // Framing another hop could read differently (request smuggling).
+        "POST /ping HTTP/1.1\r\nhost: x\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\nab",
+        "POST /ping HTTP/1.1\r\nhost: x\r\ncontent-length: 3\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n",
+        "POST /ping HTTP/1.1\r\nhost: x\r\ntransfer-encoding: gzip\r\n\r\n",
+    ])
+    func malformedRequestsGet400AndTheServerKeepsServing(_ raw: String) async throws {
+        let server = try HTTPServer(router: Self.router())
+        let port = server.port
+        let (bad, good) = try await blocking {
+            let connection = try TestConnection(port: port)
+            try connection.send(raw)
+            let bad = try connection.readResponse()
+            let next = try TestConnection(port: port)
+            try next.request("GET", "/ping")
+            return (bad, try next.readResponse())
+        }
+        #expect(bad.status == 400)
+        #expect(good.text == "pong")
+    }
+
+    @Test func slowLorisIsDroppedAtTheRequestDeadline() async throws {
+        // The idle timeout never fires (a byte every 200 ms); the request deadline must.
+        let configuration = HTTPServerConfiguration(idleTimeout: .seconds(30), requestTimeout: .seconds(1))
+        let server = try HTTPServer(configuration: configuration, router: Self.router())
+        let port = server.port
+        let (closed, bytesSent) = try await blocking { () -> (Bool, Int) in
+            let connection = try TestConnection(port: port)
+            let request = Array("GET /ping HTTP/1.1\r\nhost: x\r\nx-padding: \(String(repeating: "p", count: 100))\r\n\r\n".utf8)
+            for (sent, byte) in request.enumerated() {
+                if connection.waitReadable(milliseconds: 200) { return (connection.waitForClose(), sent) }
+                try? connection.send([byte])
+            }
+            return (false, request.count)
+        }
+        #expect(closed)
+        #expect(bytesSent >= 4 && bytesSent <= 15, "dropped after about 1 s, not at once and not after the whole request")
+    }
+
+    @Test func silentConnectionIsDroppedAtTheIdleTimeout() async throws {
+        let configuration = HTTPServerConfiguration(idleTimeout: .seconds(1), requestTimeout: .seconds(30))
+        let server = try HTTPServer(configuration: configuration, router: Self.router())
+        let port = server.port
+        let closed = try await blocking {
+            let connection = try TestConnection(port: port, timeout: 5)
+            try connection.send("GET /pi")
+            return connection.waitForClose()
+        }
+        #expect(closed)
+    }
+
+    @Test func perIPConnectionCapClosesTheExcessConnection() async throws {
+        let server = try HTTPServer(configuration: HTTPServerConfiguration(perIPConnectionLimit: 2), router: Self.router())
+        let port = server.port
+        let (third, first, second) = try await blocking {
+            let kept = try (0..<2).map { _ in
+                let connection = try TestConnection(port: port)
+                try connection.request("GET", "/ping")
+                _ = try connection.readResponse()
+                return connection
+            }
+            let excess = try TestConnection(port: port)
+            let refused = excess.waitForClose()
+            try kept[0].request("GET", "/ping")
+            let first = try kept[0].readResponse()
+            try kept[1].request("GET", "/ping")
+            return (refused, first, try kept[1].readResponse())
+        }
+        #expect(third)
+        #expect(first.text == "pong")
+        #expect(second.text == "pong")
+    }
+
+    @Test func answersAThousandConcurrentConnections() async throws {
+        let count = 1000
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < rlim_t(3 * count) {
+            limit.rlim_cur = min(limit.rlim_max, rlim_t(4 * count))
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        let configuration = HTTPServerConfiguration(connectionLimit: 4 * count, perIPConnectionLimit: 0)
+        let server = try HTTPServer(configuration: configuration, router: Self.router())
+        let port = server.port
+        let answered = try await blocking { () -> Int in
+            let connections = try (0..<count).map { _ in try TestConnection(port: port) }
+            for connection in connections { try connection.request("GET", "/ping") }
+            return try connections.filter { try $0.readResponse().text == "pong" }.count
+        }
+        #expect(answered == count)
+    }
+}

@@ -1,0 +1,67 @@
+import PushgateCore
+import PushgateHTTP
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct ServerShutdownTests {
+    private static func server(gate: Gate, logger: Logger = Logger(component: "test")) throws -> HTTPServer {
+        var router = Router()
+        router.get("/slow") { _ in
+            await gate.wait()
+            return HTTPResponse(status: 200, body: Array("done".utf8))
+        }
+        return try HTTPServer(configuration: HTTPServerConfiguration(logger: logger), router: router)
+    }
+
+    @Test func stopAcceptingRefusesNewConnectionsWhileInFlightRequestsFinish() async throws {
+        let gate = Gate()
+        let server = try Self.server(gate: gate)
+        let port = server.port
+        let connection = try await blocking {
+            let connection = try TestConnection(port: port)
+            try connection.request("GET", "/slow")
+            return connection
+        }
+        await gate.waitForArrivals(1)
+        server.stopAccepting()
+        let refused = try await blocking { () -> Int32? in
+            do {
+                _ = try TestConnection(port: port)
+                return nil
+            } catch let error as SocketError {
+                return error.code
+            }
+        }
+        #expect(refused == ECONNREFUSED)
+        #expect(await server.waitForInFlight(timeout: .milliseconds(50)) == false)
+        await gate.open()
+        let (response, closed) = try await blocking { (try connection.readResponse(), connection.waitForClose()) }
+        #expect(response.text == "done")
+        #expect(response.headers["connection"]?.lowercased() == "close")
+        #expect(closed)
+        #expect(await server.waitForInFlight(timeout: .seconds(10)))
+        server.stop()
+        server.stop()
+    }
+
+    @Test func stopCutsOffHandlersThatNeverFinish() async throws {
+        let gate = Gate()
+        let sink = Logger.MemorySink()
+        let server = try Self.server(gate: gate, logger: Logger(component: "test", sink: sink))
+        let port = server.port
+        let connection = try await blocking {
+            let connection = try TestConnection(port: port)
+            try connection.request("GET", "/slow")
+            return connection
+        }
+        await gate.waitForArrivals(1)
+        server.stopAccepting()
+        #expect(await server.waitForInFlight(timeout: .milliseconds(50)) == false)
+        server.stop()
+        #expect(try await blocking { connection.waitForClose() })
+        #expect(sink.lines.contains { $0.contains("handlers=1") })
+        await gate.open()
+    }
+}
