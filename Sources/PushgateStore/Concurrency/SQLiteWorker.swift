@@ -31,9 +31,3 @@ actor SQLiteWorker {
     /// Releases the connection, which closes it; later ``run(_:)`` calls throw ``StoreClosedError``.
     func close() { connection = nil }
 }
-
-/// The store was used after `close()`.
-public struct StoreClosedError: Error, CustomStringConvertible, Sendable {
-    public init() {}
-    public var description: String { "the store is closed" }
-}
