@@ -176,7 +176,7 @@ import Testing
             return try await group.reduce(into: [RegisterOutcome]()) { $0.append($1) }
         }
         #expect(outcomes == Array(repeating: .added(evicted: 0), count: 500))
-        #expect(store.commitCount < 100, "500 writes took \(store.commitCount) transactions")
+        #expect(store.commitCount < 50, "500 writes took \(store.commitCount) transactions")
         await store.close()
 
         let reopened = try await SQLiteBindingStore.open(path: path)

@@ -2,6 +2,9 @@
 enum BindingSchema {
     static let migrations = [
         Migration(version: 1, sql: """
+            -- The primary key keeps each token's bindings (at most 16) next to each other, which
+            -- is all eviction needs: the oldest is picked among those rows. A separate
+            -- (token, kind, registered_at) index would double the pages every register writes.
             CREATE TABLE bindings (
                 token TEXT NOT NULL,
                 kind TEXT NOT NULL CHECK (kind IN ('alert', 'liveactivity')),
@@ -9,8 +12,6 @@ enum BindingSchema {
                 registered_at INTEGER NOT NULL,
                 PRIMARY KEY (token, kind, server_id)
             ) WITHOUT ROWID;
-            -- Oldest binding of a token first, for eviction beyond 16 hosts.
-            CREATE INDEX bindings_by_recency ON bindings (token, kind, registered_at);
             -- Distinct (token, kind) pairs, kept in step with bindings by every write so that
             -- the maxTokens check and the metrics gauge never scan the table.
             CREATE TABLE token_count (

@@ -1,16 +1,8 @@
 /// The binding operations as SQL on one connection; the caller provides the transaction.
-///
-/// Every statement is a point lookup or a scan of one token's ≤ 17 rows, so the cost of a
-/// write does not grow with the number of bindings.
 enum BindingTables {
-    /// Largest token list looked up by one statement; longer lists take several.
-    static let lookupChunk = 128
-
     static func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64,
                          maxTokens: Int, on connection: SQLiteConnection) throws -> RegisterOutcome {
-        let refreshed = try connection.withStatement(
-            "UPDATE bindings SET registered_at = ?4 WHERE token = ?1 AND kind = ?2 AND server_id = ?3"
-        ) { statement in
+        let refreshed = try connection.withStatement(BindingSQL.refresh) { statement in
             try statement.bindKey(token: token, kind: kind, serverId: serverId)
             try statement.bind(nowMs, at: 4)
             try statement.step()
@@ -24,20 +16,13 @@ enum BindingTables {
         }
         let evicted = max(0, bound - BindingLimits.hostsPerToken + 1)
         if evicted > 0 {
-            // Ties in registration time fall to the smaller serverId, so eviction is deterministic.
-            try connection.withStatement("""
-                DELETE FROM bindings WHERE token = ?1 AND kind = ?2 AND server_id IN (
-                    SELECT server_id FROM bindings WHERE token = ?1 AND kind = ?2
-                    ORDER BY registered_at, server_id LIMIT ?3)
-                """) { statement in
+            try connection.withStatement(BindingSQL.evictOldest) { statement in
                 try statement.bindKey(token: token, kind: kind)
                 try statement.bind(Int64(evicted), at: 3)
                 try statement.step()
             }
         }
-        try connection.withStatement(
-            "INSERT INTO bindings (token, kind, server_id, registered_at) VALUES (?1, ?2, ?3, ?4)"
-        ) { statement in
+        try connection.withStatement(BindingSQL.insert) { statement in
             try statement.bindKey(token: token, kind: kind, serverId: serverId)
             try statement.bind(nowMs, at: 4)
             try statement.step()
@@ -53,9 +38,7 @@ enum BindingTables {
 
     static func removeBinding(token: String, kind: BindingKind, serverId: String,
                               on connection: SQLiteConnection) throws -> Bool {
-        let removed = try connection.withStatement(
-            "DELETE FROM bindings WHERE token = ?1 AND kind = ?2 AND server_id = ?3"
-        ) { statement in
+        let removed = try connection.withStatement(BindingSQL.deleteBinding) { statement in
             try statement.bindKey(token: token, kind: kind, serverId: serverId)
             try statement.step()
             return connection.changes == 1
@@ -67,7 +50,7 @@ enum BindingTables {
     }
 
     static func deleteToken(_ token: String, kind: BindingKind, on connection: SQLiteConnection) throws -> Int {
-        let deleted = try connection.withStatement("DELETE FROM bindings WHERE token = ?1 AND kind = ?2") { statement in
+        let deleted = try connection.withStatement(BindingSQL.deleteToken) { statement in
             try statement.bindKey(token: token, kind: kind)
             try statement.step()
             return connection.changes
@@ -79,15 +62,12 @@ enum BindingTables {
     static func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String,
                             on connection: SQLiteConnection) throws -> Set<String> {
         let distinct = Array(Set(tokens))
+        let chunkSize = BindingSQL.lookupSlots.last ?? 1
         var bound = Set<String>()
-        for start in stride(from: 0, to: distinct.count, by: lookupChunk) {
-            let chunk = distinct[start ..< min(start + lookupChunk, distinct.count)]
-            // A few fixed list sizes keep the statement cache small; unused slots stay NULL,
-            // which matches no token.
-            let slots = [8, 32, lookupChunk].first { $0 >= chunk.count } ?? lookupChunk
-            let list = (3 ..< 3 + slots).map { "?\($0)" }.joined(separator: ", ")
-            let sql = "SELECT token FROM bindings WHERE kind = ?1 AND server_id = ?2 AND token IN (\(list))"
-            try connection.withStatement(sql) { statement in
+        for start in stride(from: 0, to: distinct.count, by: chunkSize) {
+            let chunk = distinct[start ..< min(start + chunkSize, distinct.count)]
+            let slots = BindingSQL.lookupSlots.first { $0 >= chunk.count } ?? chunkSize
+            try connection.withStatement(BindingSQL.lookup(slots: slots)) { statement in
                 try statement.bind(kind.rawValue, at: 1)
                 try statement.bind(serverId, at: 2)
                 for (offset, token) in chunk.enumerated() { try statement.bind(token, at: Int32(3 + offset)) }
@@ -100,20 +80,20 @@ enum BindingTables {
     }
 
     static func tokenCount(on connection: SQLiteConnection) throws -> Int {
-        try connection.withStatement("SELECT tokens FROM token_count WHERE id = 1") { statement in
+        try connection.withStatement(BindingSQL.readTokenCount) { statement in
             try statement.step() ? Int(statement.int64(at: 0)) : 0
         }
     }
 
     private static func bindingCount(token: String, kind: BindingKind, on connection: SQLiteConnection) throws -> Int {
-        try connection.withStatement("SELECT count(*) FROM bindings WHERE token = ?1 AND kind = ?2") { statement in
+        try connection.withStatement(BindingSQL.countBindings) { statement in
             try statement.bindKey(token: token, kind: kind)
             return try statement.step() ? Int(statement.int64(at: 0)) : 0
         }
     }
 
     private static func adjustTokenCount(by delta: Int64, on connection: SQLiteConnection) throws {
-        try connection.withStatement("UPDATE token_count SET tokens = tokens + ?1 WHERE id = 1") { statement in
+        try connection.withStatement(BindingSQL.adjustTokenCount) { statement in
             try statement.bind(delta, at: 1)
             try statement.step()
         }

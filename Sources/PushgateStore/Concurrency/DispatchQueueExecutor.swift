@@ -13,5 +13,8 @@ final class DispatchQueueExecutor: SerialExecutor {
         queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
     }
 
+    /// Runs `work` on the queue, outside any task.
+    func execute(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+
     func checkIsolated() { dispatchPrecondition(condition: .onQueue(queue)) }
 }

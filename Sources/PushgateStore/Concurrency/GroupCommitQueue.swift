@@ -79,19 +79,17 @@ final class GroupCommitQueue: Sendable {
         switch action {
         case .refuse: write.fail(StoreClosedError())
         case .wait: break
-        case .startDraining: Task { await self.drain() }
+        case .startDraining: worker.enqueue { self.drain(on: $0) }
         }
     }
 
-    private func drain() async {
-        do {
-            try await worker.run { connection in
-                while let batch = self.nextBatch() { self.commit(batch, on: connection) }
-            }
-        } catch {
+    private func drain(on connection: SQLiteConnection?) {
+        guard let connection else {
             // The worker was closed under us: nothing can be written any more.
-            while let batch = nextBatch() { batch.forEach { $0.fail(error) } }
+            while let batch = nextBatch() { batch.forEach { $0.fail(StoreClosedError()) } }
+            return
         }
+        while let batch = nextBatch() { commit(batch, on: connection) }
     }
 
     /// Takes the next writes to commit, or, when none are left, ends draining and wakes `close()`.

@@ -21,12 +21,13 @@ actor SQLiteWorker {
         return try body(connection)
     }
 
+    /// Schedules `body` on the worker's queue and returns at once; `body` gets the connection,
+    /// or nil once ``close()`` has run. Saves the task hop of ``run(_:)`` for callers that
+    /// report results themselves.
+    nonisolated func enqueue(_ body: @escaping @Sendable (SQLiteConnection?) -> Void) {
+        executor.execute { self.assumeIsolated { worker in body(worker.connection) } }
+    }
+
     /// Releases the connection, which closes it; later ``run(_:)`` calls throw ``StoreClosedError``.
     func close() { connection = nil }
-}
-
-/// The store was used after `close()`.
-public struct StoreClosedError: Error, CustomStringConvertible, Sendable {
-    public init() {}
-    public var description: String { "the store is closed" }
 }

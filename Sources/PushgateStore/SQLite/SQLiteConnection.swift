@@ -111,3 +111,7 @@ public final class SQLiteConnection {
         guard result == SQLITE_OK else { throw SQLiteError(result: result, db: handle, operation: operation) }
     }
 }
+
+// One thread at a time: share it through an actor, never across tasks directly.
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}

@@ -116,3 +116,7 @@ public final class SQLiteStatement {
         }
     }
 }
+
+// Belongs to its connection's thread of use.
+@available(*, unavailable)
+extension SQLiteStatement: Sendable {}
