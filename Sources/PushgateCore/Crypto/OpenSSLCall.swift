@@ -20,6 +20,17 @@ enum OpenSSLCall {
         return try body(object)
     }
 
+    /// Lends C copies of `strings` that stay valid for all of `body`, for OpenSSL calls that
+    /// keep a name pointer past the call itself (a pointer from passing a `String` directly
+    /// lives only for that one call).
+    static func withCStrings<Result>(_ strings: [String], _ body: ([UnsafePointer<CChar>]) throws -> Result) rethrows -> Result {
+        func nest(_ index: Int, _ collected: [UnsafePointer<CChar>]) throws -> Result {
+            guard index < strings.count else { return try body(collected) }
+            return try strings[index].withCString { try nest(index + 1, collected + [$0]) }
+        }
+        return try nest(0, [])
+    }
+
     /// Forgets whatever a failed check left on this thread's OpenSSL error queue, so a later
     /// error report is not about an earlier, expected failure (e.g. a bad signature).
     static func discardErrors() {

@@ -1,0 +1,77 @@
+/// A host's ECDSA P-256 public key: strict JWK parsing, `serverId`, and signature verification.
+///
+/// Safe to share between threads: the OpenSSL key is built once and never changed, and every
+/// `verify` call uses its own OpenSSL contexts, so one cached instance can verify concurrently.
+///
+/// - Important: relay-protocol.md §1 — the JWK has exactly `kty`, `crv`, `x`, `y`; `serverId`
+///   hashes `{"crv":"P-256","kty":"EC","x":…,"y":…}` in that order.
+public final class P256PublicKey: Sendable {
+    /// The x coordinate, canonical unpadded base64url of 32 bytes.
+    public let x: String
+    /// The y coordinate, canonical unpadded base64url of 32 bytes.
+    public let y: String
+    /// Unpadded base64url SHA-256 of the canonical JWK (43 chars): the host's identity.
+    public let serverId: String
+    private let key: EVPKey
+
+    private static let operation = "P-256 public key"
+
+    /// Parses a wire `publicKeyJwk`: exactly the members `kty` = "EC", `crv` = "P-256", `x`, `y`
+    /// (any order), all strings; anything else (`d`, `ext`, `alg`, …) is rejected.
+    public convenience init(jwk: JSONObject) throws {
+        guard jwk.count == 4, case .string("EC")? = jwk["kty"], case .string("P-256")? = jwk["crv"],
+              case .string(let x)? = jwk["x"], case .string(let y)? = jwk["y"] else {
+            throw CryptoError(operation: Self.operation, message: "JWK must have exactly kty \"EC\", crv \"P-256\", x and y")
+        }
+        try self.init(x: x, y: y)
+    }
+
+    /// A key from its coordinates as canonical unpadded base64url of exactly 32 bytes each;
+    /// the point must lie on P-256.
+    public init(x: String, y: String) throws {
+        let xBytes = try Self.coordinate(x, name: "x")
+        let yBytes = try Self.coordinate(y, name: "y")
+        key = try P256Curve.publicKey(x: xBytes, y: yBytes, operation: Self.operation)
+        self.x = x
+        self.y = y
+        serverId = Base64URL.encode(SHA256.hash(Array(Self.canonicalJWK(x: x, y: y).utf8)))
+    }
+
+    /// A key known to be valid, as derived from a private key.
+    init(validKey key: EVPKey, x: [UInt8], y: [UInt8]) {
+        self.key = key
+        self.x = Base64URL.encode(x)
+        self.y = Base64URL.encode(y)
+        serverId = Base64URL.encode(SHA256.hash(Array(Self.canonicalJWK(x: self.x, y: self.y).utf8)))
+    }
+
+    /// The public JWK, members `kty`, `crv`, `x`, `y` in that order.
+    public var jwk: JSONObject {
+        JSONObject([("kty", .string("EC")), ("crv", .string("P-256")), ("x", .string(x)), ("y", .string(y))])
+    }
+
+    /// The JWK members in lexicographic order, as hashed for `serverId`.
+    static func canonicalJWK(x: String, y: String) -> String {
+        JSONObject([("crv", .string("P-256")), ("kty", .string("EC")), ("x", .string(x)), ("y", .string(y))]).serialized()
+    }
+
+    /// `true` when `signature` (64-byte P1363 `r ‖ s`, low-S or high-S) is valid for `message`
+    /// under ECDSA with SHA-256. Wrong sizes and malformed values are simply `false`.
+    public func verify(signature: [UInt8], message: [UInt8]) -> Bool {
+        let digest = SHA256.hash(message)
+        return P1363Signature.withDER(signature) { der in key.verifyECDSA(signature: der, digest: digest) } ?? false
+    }
+
+    private static func coordinate(_ text: String, name: String) throws -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            bytes = try Base64URL.decode(text)
+        } catch {
+            throw CryptoError(operation: operation, message: "\(name) is not canonical unpadded base64url")
+        }
+        guard bytes.count == P256Curve.fieldSize else {
+            throw CryptoError(operation: operation, message: "\(name) must be \(P256Curve.fieldSize) bytes, got \(bytes.count)")
+        }
+        return bytes
+    }
+}
