@@ -27,6 +27,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
         .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),
+        .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
