@@ -28,6 +28,7 @@ let package = Package(
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
         .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
+        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
