@@ -24,6 +24,9 @@ public final class FakeAPNs: Sendable {
     public struct Configuration: Sendable {
         /// The port on 127.0.0.1; 0 picks a free one.
         public var port: UInt16 = 0
+        /// The key provider tokens must verify against; nil checks only their form (ES256 shape,
+        /// `kid`, `iss`, integer `iat`, age), not the signature.
+        public var credentials: ProviderCredentials?
         /// SETTINGS_MAX_CONCURRENT_STREAMS for new connections.
         public var maxConcurrentStreams = 1000
         /// The clock that ages provider tokens, stamps 410 answers and dates the certificate.
@@ -64,7 +67,7 @@ public final class FakeAPNs: Sendable {
         let finished = finished
         let thread = Thread {
             FakeAPNsLoop(listener: listener, context: context, state: state, wakeup: wakeup,
-                         clock: configuration.clock, logger: configuration.logger).run()
+                         credentials: configuration.credentials, clock: configuration.clock, logger: configuration.logger).run()
             finished.signal()
         }
         thread.name = "fake-apns"

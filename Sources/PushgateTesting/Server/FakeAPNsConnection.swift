@@ -39,11 +39,12 @@ final class FakeAPNsConnection {
     private var streamsOpened = 0
     private var goAwayLastStreamId: Int32?
 
-    init(id: Int, socket: Int32, context: TLSContext, maxConcurrentStreams: Int, clock: any WallClock) throws {
+    init(id: Int, socket: Int32, context: TLSContext, maxConcurrentStreams: Int,
+         credentials: FakeAPNs.ProviderCredentials?, clock: any WallClock) throws {
         self.id = id
         tls = try TLSConnection(acceptedSocket: socket, context: context)
         session = try HTTP2ServerSession(maxConcurrentStreams: maxConcurrentStreams)
-        verifier = ProviderTokenVerifier(clock: clock)
+        verifier = ProviderTokenVerifier(credentials: credentials, clock: clock)
     }
 
     var fileDescriptor: Int32 { tls.fileDescriptor }
