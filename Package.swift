@@ -26,7 +26,7 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
-        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),
+        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
         .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
     ],

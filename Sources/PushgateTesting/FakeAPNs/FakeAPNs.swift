@@ -29,7 +29,8 @@ public final class FakeAPNs: Sendable {
         public var credentials: ProviderCredentials?
         /// SETTINGS_MAX_CONCURRENT_STREAMS for new connections.
         public var maxConcurrentStreams = 1000
-        /// The clock that ages provider tokens, stamps 410 answers and dates the certificate.
+        /// The clock that ages provider tokens and stamps 410 answers. (The certificate is dated
+        /// by the real clock: the client's TLS checks it against real time.)
         public var clock: any WallClock = SystemClock()
         public var recording: Recording = .full
         /// Called on the I/O thread after each request is decided (the CLI's `--record` uses it).
@@ -53,7 +54,7 @@ public final class FakeAPNs: Sendable {
 
     /// Starts listening and serving on a thread of its own.
     public init(configuration: Configuration = Configuration()) throws {
-        let certificate = try configuration.certificate ?? SelfSignedCertificate.generate(clock: configuration.clock)
+        let certificate = try configuration.certificate ?? SelfSignedCertificate.generate()
         let context = try TLSContext.server(certificatePEM: certificate.certificatePEM, privateKeyPEM: certificate.privateKeyPEM, alpn: ["h2"])
         let listener = try TCPListener(host: "127.0.0.1", port: configuration.port)
         let state = FakeAPNsState(
