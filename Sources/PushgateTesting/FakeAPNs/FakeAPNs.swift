@@ -34,6 +34,7 @@ public final class FakeAPNs: Sendable {
         public var clock: any WallClock = SystemClock()
         public var recording: Recording = .full
         /// Called on the I/O thread after each request is decided (the CLI's `--record` uses it).
+        /// Keep it quick, and do not capture the fake itself (that cycle keeps it running).
         public var onRequest: (@Sendable (RecordedRequest) -> Void)?
         /// The certificate to present; a fresh self-signed one when nil.
         public var certificate: SelfSignedCertificate?

@@ -80,7 +80,7 @@ final class FakeAPNsConnection {
         try flush()
     }
 
-    /// Reads until the socket has nothing more, feeding HTTP/2 and answering each batch.
+    /// Reads until the socket has nothing more, feeding HTTP/2 and answering each chunk's requests.
     private func readAvailable(_ environment: inout Environment) throws {
         readWaitsForWrite = false
         while phase == .open {
@@ -88,6 +88,8 @@ final class FakeAPNsConnection {
             case .transferred(let count):
                 try readBuffer.withUnsafeBytes { try session.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 try handle(session.takeEvents(), &environment)
+                // One TLS write per chunk read keeps answers flowing while a busy client keeps sending.
+                try flush()
             case .wantRead:
                 return
             case .wantWrite:
