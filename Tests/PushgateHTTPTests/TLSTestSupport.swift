@@ -24,7 +24,7 @@ final class TLSTestServer {
 }
 
 /// A file deleted when the object goes away.
-final class TemporaryFile {
+final class TemporaryFile: Sendable {
     let path: String
 
     init(contents: String) throws {

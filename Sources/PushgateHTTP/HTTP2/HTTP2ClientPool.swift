@@ -67,17 +67,19 @@ public final class HTTP2ClientPool: Sendable {
         }
     }
 
-    /// How many connections (opening, open or draining) the pool holds to `origin`.
-    public func connectionCount(to origin: HTTP2Origin) -> Int {
-        status.connectionCount(to: origin)
+    /// Connections, open streams and waiting requests for `origin`, as of the I/O thread's last pass.
+    public func statistics(for origin: HTTP2Origin) -> HTTP2OriginStatistics {
+        status.statistics(for: origin)
     }
 }
 
-/// Connection counts published by the event loop for ``HTTP2ClientPool/connectionCount(to:)``.
+/// Per-origin figures published by the event loop for ``HTTP2ClientPool/statistics(for:)``.
 final class HTTP2PoolStatus: Sendable {
-    private let counts = Mutex<[HTTP2Origin: Int]>([:])
+    private let figures = Mutex<[HTTP2Origin: HTTP2OriginStatistics]>([:])
 
-    func update(_ newCounts: [HTTP2Origin: Int]) { counts.withLock { $0 = newCounts } }
+    func update(_ newFigures: [HTTP2Origin: HTTP2OriginStatistics]) { figures.withLock { $0 = newFigures } }
 
-    func connectionCount(to origin: HTTP2Origin) -> Int { counts.withLock { $0[origin] ?? 0 } }
+    func statistics(for origin: HTTP2Origin) -> HTTP2OriginStatistics {
+        figures.withLock { $0[origin] } ?? HTTP2OriginStatistics(connections: 0, openStreams: 0, waitingRequests: 0)
+    }
 }

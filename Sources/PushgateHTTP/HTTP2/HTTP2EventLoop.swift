@@ -21,6 +21,7 @@ final class HTTP2EventLoop {
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     private var connectionSerial = 0
     private var commands: [HTTP2Inbox.Command] = []
+    private var publishedStatistics: [HTTP2Origin: HTTP2OriginStatistics] = [:]
     private var pollDescriptors: [pollfd] = []
     private var polledConnections: [HTTP2Connection] = []
 
@@ -44,12 +45,13 @@ final class HTTP2EventLoop {
             for state in origins.values { dispatch(state, now: now) }
             for state in origins.values { state.connections.forEach { $0.flush() } }
             reapClosedConnections(now: now)
+            publishStatistics()
             if shuttingDown && requests.isEmpty { break }
             waitForEvents(now: now)
         }
         for state in origins.values { state.connections.forEach { $0.closeGracefully() } }
         origins.removeAll()
-        status.update([:])
+        publishStatistics()
         for command in inbox.finish() {
             if case .shutdown(let waiter?) = command { shutdownWaiters.append(waiter) }
         }
@@ -211,7 +213,6 @@ final class HTTP2EventLoop {
             let connection = try HTTP2Connection(loop: self, origin: state.origin, serial: connectionSerial, address: address,
                                                  context: tlsContext, configuration: configuration, now: now)
             state.connections.append(connection)
-            publishStatus()
             logger.debug("opening HTTP/2 connection", ["origin": "\(state.origin)", "address": "\(address)", "connection": "\(connectionSerial)"])
         } catch {
             connectionAttemptFailed(state, error as? HTTP2ClientError ?? HTTP2ClientError(.connectFailed, detail: "\(error)"), now: now)
@@ -233,11 +234,9 @@ final class HTTP2EventLoop {
     }
 
     private func reapClosedConnections(now: Int64) {
-        var changed = false
         for state in origins.values where state.connections.contains(where: { $0.state == .closed }) {
             let closed = state.connections.filter { $0.state == .closed }
             state.connections.removeAll { $0.state == .closed }
-            changed = true
             for connection in closed {
                 if connection.servedResponse || shuttingDown {
                     if let error = connection.closeError {
@@ -249,13 +248,20 @@ final class HTTP2EventLoop {
                 }
             }
         }
-        if changed { publishStatus() }
     }
 
-    private func publishStatus() {
-        var counts: [HTTP2Origin: Int] = [:]
-        for (origin, state) in origins { counts[origin] = state.connections.count }
-        status.update(counts)
+    /// Shares the per-origin figures with other threads, taking the lock only when they changed.
+    private func publishStatistics() {
+        var figures: [HTTP2Origin: HTTP2OriginStatistics] = [:]
+        for (origin, state) in origins {
+            figures[origin] = HTTP2OriginStatistics(connections: state.connections.count,
+                                                    openStreams: state.connections.reduce(0) { $0 + $1.openStreams },
+                                                    waitingRequests: state.waitingCount)
+        }
+        if figures != publishedStatistics {
+            publishedStatistics = figures
+            status.update(figures)
+        }
     }
 
     // MARK: Time
