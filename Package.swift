@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PushgateCore", targets: ["PushgateCore"]),
+        .library(name: "PushgateHTTP", targets: ["PushgateHTTP"]),
         .executable(name: "pushgate", targets: ["pushgate"]),
     ],
     targets: [
@@ -17,15 +18,19 @@ let package = Package(
 
         // Libraries, in dependency order.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
+        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2"]),
         .target(name: "PushgateRelay", dependencies: ["PushgateCore"]),
+        .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
-        .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
+        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateTesting"]),
 
         // Tests.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
         .testTarget(name: "PushgateRelayTests", dependencies: ["PushgateRelay"]),
+        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
+        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

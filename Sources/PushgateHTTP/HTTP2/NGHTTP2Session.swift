@@ -1,0 +1,40 @@
+import CNGHTTP2
+
+/// An nghttp2 client session; freed with the object.
+final class NGHTTP2Session {
+    let handle: OpaquePointer
+
+    /// A client session calling `callbacks` with `userData` (the owner, which must outlive the session).
+    init(callbacks: NGHTTP2Callbacks, userData: UnsafeMutableRawPointer) throws {
+        var session: OpaquePointer?
+        let status = nghttp2_session_client_new(&session, callbacks.handle, userData)
+        guard status == 0, let session else {
+            throw HTTP2ClientError(.protocolError, detail: "nghttp2_session_client_new: \(NGHTTP2Session.message(status))")
+        }
+        handle = session
+    }
+
+    deinit { nghttp2_session_del(handle) }
+
+    /// nghttp2's text for a library error code.
+    static func message(_ code: Int32) -> String { String(cString: nghttp2_strerror(code)) }
+    static func message(_ code: Int) -> String { message(Int32(truncatingIfNeeded: code)) }
+}
+
+/// An nghttp2 callback table; nghttp2 copies it into each session it creates.
+// @unchecked Sendable: filled once in the initialiser, then only read by nghttp2_session_client_new.
+final class NGHTTP2Callbacks: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    init(configure: (OpaquePointer) -> Void) throws {
+        var callbacks: OpaquePointer?
+        let status = nghttp2_session_callbacks_new(&callbacks)
+        guard status == 0, let callbacks else {
+            throw HTTP2ClientError(.protocolError, detail: "nghttp2_session_callbacks_new: \(NGHTTP2Session.message(status))")
+        }
+        handle = callbacks
+        configure(callbacks)
+    }
+
+    deinit { nghttp2_session_callbacks_del(handle) }
+}

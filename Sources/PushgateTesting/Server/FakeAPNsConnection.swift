@@ -1,0 +1,194 @@
+import Glibc
+import PushgateCore
+import PushgateHTTP
+
+/// One accepted connection of the fake APNs: TLS handshake, then HTTP/2 frames in and out, and
+/// the per-connection stream rules (GOAWAY after N streams, drop after N streams).
+///
+/// Not thread-safe: the fake's I/O loop owns it.
+final class FakeAPNsConnection {
+    enum Phase: Equatable {
+        case handshaking(TLSConnection.HandshakeStatus)
+        case open
+        case closed
+    }
+
+    /// What a connection needs from the server while it handles requests.
+    struct Environment {
+        let state: FakeAPNsState
+        let validator: APNsRequestValidator
+        var policy: FakeAPNsState.Policy
+        var delayed: DelayedResponseQueue
+        var apnsIds: APNsIdGenerator
+    }
+
+    let id: Int
+    private(set) var phase: Phase = .handshaking(.wantRead)
+    /// The most streams this connection has had open at once.
+    private(set) var peakOpenStreams = 0
+
+    private let tls: TLSConnection
+    private let session: HTTP2ServerSession
+    private let verifier: ProviderTokenVerifier
+    private var readBuffer = [UInt8](repeating: 0, count: 32 * 1024)
+    private var output: [UInt8] = []
+    private var outputSent = 0
+    private var writeWaitsForRead = false
+    private var readWaitsForWrite = false
+    private var openStreams: Set<Int32> = []
+    private var streamsOpened = 0
+    private var goAwayLastStreamId: Int32?
+
+    init(id: Int, socket: Int32, context: TLSContext, maxConcurrentStreams: Int,
+         credentials: FakeAPNs.ProviderCredentials?, clock: any WallClock) throws {
+        self.id = id
+        tls = try TLSConnection(acceptedSocket: socket, context: context)
+        session = try HTTP2ServerSession(maxConcurrentStreams: maxConcurrentStreams)
+        verifier = ProviderTokenVerifier(credentials: credentials, clock: clock)
+    }
+
+    var fileDescriptor: Int32 { tls.fileDescriptor }
+
+    /// The `poll` events this connection waits for.
+    var pollEvents: Int16 {
+        switch phase {
+        case .handshaking(.wantWrite): return Int16(POLLOUT)
+        case .handshaking: return Int16(POLLIN)
+        case .open:
+            let wantsWritable = readWaitsForWrite || (hasPendingOutput && !writeWaitsForRead)
+            return Int16(POLLIN) | (wantsWritable ? Int16(POLLOUT) : 0)
+        case .closed: return 0
+        }
+    }
+
+    private var hasPendingOutput: Bool { outputSent < output.count }
+
+    /// Whether the connection is done and can be released (closing its socket).
+    var isFinished: Bool { phase == .closed || (phase == .open && session.isFinished && !hasPendingOutput) }
+
+    /// Advances the handshake, or reads everything available and answers what arrived.
+    func handleReadiness(_ environment: inout Environment) throws {
+        if case .handshaking = phase {
+            let status = try tls.handshake()
+            guard status == .complete else {
+                phase = .handshaking(status)
+                return
+            }
+            phase = .open
+        }
+        try readAvailable(&environment)
+        try flush()
+    }
+
+    /// Reads until the socket has nothing more, feeding HTTP/2 and answering each chunk's requests.
+    private func readAvailable(_ environment: inout Environment) throws {
+        readWaitsForWrite = false
+        while phase == .open {
+            switch try tls.read(into: &readBuffer) {
+            case .transferred(let count):
+                try readBuffer.withUnsafeBytes { try session.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                try handle(session.takeEvents(), &environment)
+                // One TLS write per chunk read keeps answers flowing while a busy client keeps sending.
+                try flush()
+            case .wantRead:
+                return
+            case .wantWrite:
+                readWaitsForWrite = true
+                return
+            case .closed:
+                phase = .closed
+                return
+            }
+        }
+    }
+
+    /// Sends a response whose scripted delay is over, unless the client already gave up on it.
+    func sendDelayed(_ response: FakeAPNsResponse, streamId: Int32) throws {
+        guard phase == .open, openStreams.contains(streamId) else { return }
+        try session.submitResponse(streamId: streamId, status: response.status, headers: response.headers, body: response.body)
+        try flush()
+    }
+
+    /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS.
+    func announce(maxConcurrentStreams: Int) throws {
+        guard phase == .open else { return }
+        try session.submitSettings(maxConcurrentStreams: maxConcurrentStreams)
+        try flush()
+    }
+
+    /// Closes the TCP connection at once, without GOAWAY: every unanswered stream is lost.
+    func drop() {
+        phase = .closed
+    }
+
+    /// Writes queued frames until done or the socket is full.
+    func flush() throws {
+        guard phase == .open else { return }
+        writeWaitsForRead = false
+        try session.send(into: &output)
+        while hasPendingOutput {
+            switch try tls.write(output[outputSent...]) {
+            case .transferred(let count):
+                outputSent += count
+            case .wantWrite:
+                return
+            case .wantRead:
+                writeWaitsForRead = true
+                return
+            case .closed:
+                phase = .closed
+                return
+            }
+        }
+        output.removeAll(keepingCapacity: true)
+        outputSent = 0
+    }
+
+    private func handle(_ events: [HTTP2ServerSession.Event], _ environment: inout Environment) throws {
+        for event in events where phase == .open {
+            switch event {
+            case .opened(let streamId):
+                try opened(streamId, &environment)
+            case .request(let streamId, let request):
+                guard openStreams.contains(streamId) else { continue }
+                try answer(request, streamId: streamId, &environment)
+            case .closed(let streamId):
+                openStreams.remove(streamId)
+            }
+        }
+    }
+
+    private func opened(_ streamId: Int32, _ environment: inout Environment) throws {
+        if let last = goAwayLastStreamId, streamId > last {
+            // Arrived in the same read as the GOAWAY decision: refuse it so the client retries.
+            try session.refuse(streamId: streamId)
+            return
+        }
+        streamsOpened += 1
+        openStreams.insert(streamId)
+        peakOpenStreams = max(peakOpenStreams, openStreams.count)
+        if let dropAfter = environment.policy.dropAfterStreams, streamsOpened >= dropAfter {
+            try flush()
+            drop()
+            environment.state.count { $0.connectionsDropped += 1 }
+        } else if let goAwayAfter = environment.policy.goAwayAfterStreams, streamsOpened >= goAwayAfter, goAwayLastStreamId == nil {
+            goAwayLastStreamId = streamId
+            try session.submitGoAway(lastStreamId: streamId)
+            environment.state.count { $0.goAwaysSent += 1 }
+        }
+    }
+
+    private func answer(_ request: FakeAPNsRequest, streamId: Int32, _ environment: inout Environment) throws {
+        let verdict = environment.validator.validate(request, checkProviderToken: verifier.check)
+        let apnsId = request.header("apns-id").flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? environment.apnsIds.next()
+        let decision = environment.state.decide(request, verdict: verdict, apnsId: apnsId)
+        guard decision.delayMilliseconds <= 0 else {
+            environment.delayed.add(DelayedResponseQueue.Entry(
+                dueMilliseconds: MonotonicTime.nowMilliseconds() + Int64(decision.delayMilliseconds),
+                connectionId: id, streamId: streamId, response: decision.response))
+            return
+        }
+        let response = decision.response
+        try session.submitResponse(streamId: streamId, status: response.status, headers: response.headers, body: response.body)
+    }
+}

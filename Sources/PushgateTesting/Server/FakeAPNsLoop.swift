@@ -1,0 +1,140 @@
+import Glibc
+import PushgateCore
+import PushgateHTTP
+
+/// The fake APNs I/O loop: one thread `poll`s the wakeup pipe, the listener and every connection,
+/// and fires scripted-delay timers, so a delayed stream never holds up the others.
+///
+/// Not thread-safe: it lives on its own thread; other threads reach it through ``FakeAPNsState``
+/// and ``WakeupSignal``.
+final class FakeAPNsLoop {
+    private let listener: TCPListener
+    private let context: TLSContext
+    private let state: FakeAPNsState
+    private let wakeup: WakeupSignal
+    private let credentials: FakeAPNs.ProviderCredentials?
+    private let clock: any WallClock
+    private let logger: Logger
+    private var environment: FakeAPNsConnection.Environment
+    private var connections: [Int: FakeAPNsConnection] = [:]
+    private var nextConnectionId = 1
+    private var publishedPeak = 0
+
+    init(listener: TCPListener, context: TLSContext, state: FakeAPNsState, wakeup: WakeupSignal,
+         credentials: FakeAPNs.ProviderCredentials?, clock: any WallClock, logger: Logger) {
+        self.credentials = credentials
+        self.listener = listener
+        self.context = context
+        self.state = state
+        self.wakeup = wakeup
+        self.clock = clock
+        self.logger = logger
+        environment = FakeAPNsConnection.Environment(
+            state: state, validator: APNsRequestValidator(), policy: state.policy,
+            delayed: DelayedResponseQueue(), apnsIds: APNsIdGenerator())
+    }
+
+    /// Serves until a `stop` command arrives; then every connection is closed.
+    func run() {
+        var descriptors: [pollfd] = []
+        var order: [FakeAPNsConnection] = []
+        while true {
+            descriptors.removeAll(keepingCapacity: true)
+            order.removeAll(keepingCapacity: true)
+            descriptors.append(pollfd(fd: wakeup.fileDescriptor, events: Int16(POLLIN), revents: 0))
+            descriptors.append(pollfd(fd: listener.fileDescriptor, events: Int16(POLLIN), revents: 0))
+            for connection in connections.values {
+                order.append(connection)
+                descriptors.append(pollfd(fd: connection.fileDescriptor, events: connection.pollEvents, revents: 0))
+            }
+            let timeout = environment.delayed.millisecondsUntilNext(now: MonotonicTime.nowMilliseconds()).map { Int32(clamping: $0) } ?? -1
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if ready < 0 && errno != EINTR {
+                logger.error("fake APNs poll failed; stopping", ["error": String(cString: strerror(errno))])
+                break
+            }
+            environment.policy = state.policy
+            if descriptors[0].revents != 0 {
+                wakeup.drain()
+                guard runCommands() else { break }
+            }
+            if descriptors[1].revents != 0 { acceptPending() }
+            for (index, connection) in order.enumerated() where descriptors[index + 2].revents != 0 {
+                serve(connection) { try $0.handleReadiness(&self.environment) }
+            }
+            fireDueTimers()
+            sweep()
+        }
+        connections.removeAll()
+    }
+
+    /// Runs queued commands; false once `stop` was among them.
+    private func runCommands() -> Bool {
+        for command in state.takeCommands() {
+            switch command {
+            case .stop:
+                return false
+            case .dropConnections:
+                for connection in connections.values where connection.phase != .closed {
+                    connection.drop()
+                    state.count { $0.connectionsDropped += 1 }
+                }
+            case .announceMaxConcurrentStreams(let limit):
+                for connection in connections.values { serve(connection) { try $0.announce(maxConcurrentStreams: limit) } }
+            }
+        }
+        return true
+    }
+
+    private func acceptPending() {
+        while true {
+            let socket: Int32?
+            do {
+                socket = try listener.accept()
+            } catch {
+                logger.warning("fake APNs accept failed", ["error": "\(error)"])
+                return
+            }
+            guard let socket else { return }
+            do {
+                let connection = try FakeAPNsConnection(
+                    id: nextConnectionId, socket: socket, context: context,
+                    maxConcurrentStreams: environment.policy.maxConcurrentStreams, credentials: credentials, clock: clock)
+                connections[nextConnectionId] = connection
+                nextConnectionId += 1
+                state.count { $0.connectionsAccepted += 1 }
+            } catch {
+                logger.warning("fake APNs could not set up a connection", ["error": "\(error)"])
+            }
+        }
+    }
+
+    private func fireDueTimers() {
+        guard !environment.delayed.isEmpty else { return }
+        for entry in environment.delayed.takeDue(now: MonotonicTime.nowMilliseconds()) {
+            guard let connection = connections[entry.connectionId] else { continue }
+            serve(connection) { try $0.sendDelayed(entry.response, streamId: entry.streamId) }
+        }
+    }
+
+    /// Runs `work`; a connection that fails is closed (a client may hang up at any point).
+    private func serve(_ connection: FakeAPNsConnection, _ work: (FakeAPNsConnection) throws -> Void) {
+        do {
+            try work(connection)
+        } catch {
+            logger.info("fake APNs closed a failed connection", ["connection": String(connection.id), "error": "\(error)"])
+            connection.drop()
+        }
+    }
+
+    /// Publishes the stream peak and releases finished connections (closing their sockets).
+    private func sweep() {
+        for (id, connection) in connections {
+            if connection.peakOpenStreams > publishedPeak {
+                publishedPeak = connection.peakOpenStreams
+                state.count { $0.maxConcurrentStreamsSeen = max($0.maxConcurrentStreamsSeen, connection.peakOpenStreams) }
+            }
+            if connection.isFinished { connections[id] = nil }
+        }
+    }
+}

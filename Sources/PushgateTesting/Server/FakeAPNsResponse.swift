@@ -1,0 +1,21 @@
+import PushgateCore
+
+/// The answer the fake gives one stream: status, `apns-id`, and for errors a
+/// `{"reason":…}` body (410 adds `"timestamp"`, milliseconds since the epoch, as APNs does).
+struct FakeAPNsResponse {
+    let status: Int
+    let reason: APNsReason?
+    let apnsId: String
+    let timestampMilliseconds: Int64
+
+    var headers: [(name: String, value: String)] {
+        reason == nil ? [("apns-id", apnsId)] : [("apns-id", apnsId), ("content-type", "application/json")]
+    }
+
+    var body: [UInt8] {
+        guard let reason else { return [] }
+        var object = JSONObject([("reason", .string(reason.rawValue))])
+        if status == 410 { object["timestamp"] = .integer(timestampMilliseconds) }
+        return JSONValue.object(object).serializedBytes()
+    }
+}
