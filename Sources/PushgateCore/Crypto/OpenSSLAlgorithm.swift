@@ -3,8 +3,9 @@ import COpenSSL
 /// An OpenSSL algorithm implementation (`EVP_MD`, `EVP_CIPHER`) fetched once and kept for the
 /// life of the process, so hot paths do not repeat the provider lookup.
 ///
-/// `@unchecked Sendable`: a fetched algorithm is immutable and reference counted; OpenSSL
-/// documents fetched objects as safe to share between threads.
+/// `@unchecked Sendable`: a fetched algorithm is never changed after the fetch and is only
+/// passed as a `const` argument to calls that each use their own context, which
+/// openssl-threads(7) allows from many threads at once.
 final class OpenSSLAlgorithm: @unchecked Sendable {
     let pointer: OpaquePointer
 
