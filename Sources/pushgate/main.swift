@@ -8,5 +8,6 @@ let commands = [
     ToolCommand(name: "verify", usage: VerifyCommand.usage, run: VerifyCommand.run),
     ToolCommand(name: "envelope", usage: EnvelopeCommand.usage, run: EnvelopeCommand.run),
     ToolCommand(name: "canonical-json", usage: CanonicalJSONCommand.usage, run: CanonicalJSONCommand.run),
+    ToolCommand(name: "bench", usage: BenchCommand.usage, run: BenchCommand.run),
 ]
 exit(ToolCommand.main(Array(CommandLine.arguments.dropFirst()), commands: commands))
