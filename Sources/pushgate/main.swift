@@ -8,10 +8,7 @@ let commands = [
     ToolCommand(name: "verify", usage: VerifyCommand.usage, run: VerifyCommand.run),
     ToolCommand(name: "envelope", usage: EnvelopeCommand.usage, run: EnvelopeCommand.run),
     ToolCommand(name: "canonical-json", usage: CanonicalJSONCommand.usage, run: CanonicalJSONCommand.run),
-<<<<<<< HEAD
     ToolCommand(name: "fake-apns", usage: FakeAPNsCommand.usage, run: FakeAPNsCommand.run),
-=======
     ToolCommand(name: "bench", usage: BenchCommand.usage, run: BenchCommand.run),
->>>>>>> bench
 ]
 exit(ToolCommand.main(Array(CommandLine.arguments.dropFirst()), commands: commands))
