@@ -25,13 +25,15 @@ let package = Package(
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "CMicroHTTPD"]),
+        .target(name: "PushgateRelay", dependencies: ["PushgateCore"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
-        .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
+        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateTesting"]),
 
         // Tests.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
         .testTarget(name: "PushgateRelayTests", dependencies: ["PushgateRelay"]),
+        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
         .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateStore"]),
         .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),

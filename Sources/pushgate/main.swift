@@ -9,5 +9,7 @@ let commands = [
     ToolCommand(name: "envelope", usage: EnvelopeCommand.usage, run: EnvelopeCommand.run),
     ToolCommand(name: "canonical-json", usage: CanonicalJSONCommand.usage, run: CanonicalJSONCommand.run),
     ToolCommand(name: "relay", usage: RelayCommand.usage, run: RelayCommand.run),
+    ToolCommand(name: "fake-apns", usage: FakeAPNsCommand.usage, run: FakeAPNsCommand.run),
+    ToolCommand(name: "bench", usage: BenchCommand.usage, run: BenchCommand.run),
 ]
 exit(ToolCommand.main(Array(CommandLine.arguments.dropFirst()), commands: commands))
