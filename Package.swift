@@ -6,9 +6,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PushgateCore", targets: ["PushgateCore"]),
+        .library(name: "PushgateStore", targets: ["PushgateStore"]),
         .library(name: "PushgateHTTP", targets: ["PushgateHTTP"]),
         .library(name: "PushgateProviders", targets: ["PushgateProviders"]),
+        .library(name: "PushgateRelay", targets: ["PushgateRelay"]),
         .executable(name: "pushgate", targets: ["pushgate"]),
+        .executable(name: "pushgate-relay", targets: ["pushgate-relay"]),
     ],
     targets: [
         // System libraries (Debian -dev packages installed by Scripts/bootstrap).
@@ -17,29 +20,28 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
 
-        // Libraries, in dependency order.
+        // Libraries, in dependency order: each depends only on those above it.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
         .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite"]),
-        .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore"]),
-        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2"]),
+        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
+        .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
-        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "CMicroHTTPD"]),
-        .target(name: "PushgateRelay", dependencies: ["PushgateCore"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
-        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateTesting"]),
+        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateProviders", "PushgateTesting"]),
+        .executableTarget(name: "pushgate-relay", dependencies: ["PushgateRelay"]),
 
-        // Tests.
+        // Tests, one target per module.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
-        .testTarget(name: "PushgateRelayTests", dependencies: ["PushgateRelay"]),
+        .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateStore"]),
+        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+        .testTarget(name: "PushgateProvidersTests",
+                    dependencies: ["PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+        .testTarget(name: "PushgateRelayTests",
+                    dependencies: ["PushgateRelay", "PushgateProviders", "PushgateTesting", "PushgateCore", "pushgate-relay"]),
         .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
-        .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateStore"]),
-        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),
-        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
-        .testTarget(name: "PushgateProvidersTests", dependencies: ["PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
-        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
