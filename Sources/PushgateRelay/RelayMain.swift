@@ -28,8 +28,8 @@ public enum RelayMain {
             logger.error("relay could not start", ["error": "\(error)"])
             return 1
         }
-        print("listening \(configuration.host):\(server.port)")
-        fflush(stdout)
+        // The one stdout line, written unbuffered so a supervisor or test can read the port at once.
+        FileHandle.standardOutput.write(Data("listening \(configuration.host):\(server.port)\n".utf8))
         let signal = await termination.next()
         logger.info("stopping", ["signal": signal])
         await server.shutdown(graceSeconds: 5)
@@ -40,8 +40,8 @@ public enum RelayMain {
     /// 1 000 open connections need more descriptors than a default soft limit of 1 024 leaves.
     static func raiseFileLimit() {
         var limit = rlimit()
-        guard getrlimit(RLIMIT_NOFILE, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
-        setrlimit(RLIMIT_NOFILE, &limit)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

@@ -24,7 +24,7 @@ import Testing
         let config = try RelayConfiguration(arguments: ["--port", "9100"], environment: env)
         #expect(config.port == 9100 && config.host == "127.0.0.1")
         #expect(config.apns?.p8PEM.contains("\nSECRETMATERIAL\n") == true, "literal \\n becomes a newline")
-        #expect(config.apns?.productionOrigin == "https://api.push.apple.com")
+        #expect(config.apns?.productionOrigin.description == "https://api.push.apple.com")
     }
 
     @Test func invalidSettingsNameTheSettingAndNeverTheSecret() {

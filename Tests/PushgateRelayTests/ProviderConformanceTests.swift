@@ -43,15 +43,20 @@ import PushgateTesting
         let host = harness.host()
         let slow = TestToken.make()
         _ = try await host.registerToken(slow)
-        harness.fake.script(token: slow, .success(afterMilliseconds: 7_000))
-        let timedOut = try await host.send(tokens: [slow], title: "t")
+        harness.fake.script(token: slow, .success(afterMilliseconds: 2_000))
+        let pending = Task { try await host.send(tokens: [slow], title: "t") }
+        // Once the fake holds the request, move the shared clock past the 5 s deadline.
+        while harness.fake.counters.requests == 0 { await Task.yield() }
+        harness.clock.advance(milliseconds: 5_001)
+        let timedOut = try await pending.value
         #expect(timedOut.results.map(\.ok) == [false] && timedOut.results.map(\.drop) == [false])
         harness.fake.clearScripts()
         harness.fake.dropConnections(afterStreams: 0)
-        let reset = try await host.send(tokens: [slow], title: "t")
+        let reset = try await harness.advancingClock { try await host.send(tokens: [slow], title: "t") }
         #expect(reset.results.map(\.drop) == [false])
         harness.fake.dropConnections(afterStreams: nil)
-        #expect(try await host.send(tokens: [slow], title: "t").results.map(\.ok) == [true], "binding kept")
+        let kept = try await harness.advancingClock { try await host.send(tokens: [slow], title: "t") }
+        #expect(kept.results.map(\.ok) == [true], "binding kept")
         await harness.stop()
     }
 
@@ -65,7 +70,7 @@ import PushgateTesting
         harness.clock.advance(milliseconds: 21 * 60_000)
         harness.fake.script(token: token, ScriptedResponse(status: 403, reason: .expiredProviderToken))
         let fake = harness.fake
-        harness.onFakeRequest.withLock { $0 = { _ in fake.clearScripts() } }
+        harness.onFakeRequest.set { _ in fake.clearScripts() }
         let retried = try await host.send(tokens: [token], title: "retry")
         #expect(retried.results.map(\.ok) == [true])
         let jwts = harness.received(token).compactMap { $0.header("authorization") }
@@ -91,6 +96,7 @@ import PushgateTesting
         let host = harness.host()
         let token = TestToken.make()
         _ = try await host.registerToken(token)
+        _ = try await host.send(tokens: [token], title: "t")
         for _ in 0..<5 {
             harness.clock.advance(milliseconds: 9 * 60_000)
             _ = try await host.send(tokens: [token], title: "t")
@@ -99,6 +105,11 @@ import PushgateTesting
         harness.clock.advance(milliseconds: 6 * 60_000)
         _ = try await host.send(tokens: [token], title: "t")
         #expect(Set(harness.received(token).compactMap { $0.header("authorization") }).count == 2, "renewed after 50 minutes")
+        // An ExpiredProviderToken 5 minutes after that renewal does not renew again (20-minute floor).
+        harness.clock.advance(milliseconds: 5 * 60_000)
+        harness.fake.script(token: token, ScriptedResponse(status: 403, reason: .expiredProviderToken))
+        _ = try await host.send(tokens: [token], title: "t")
+        #expect(Set(harness.received(token).compactMap { $0.header("authorization") }).count == 2, "no renewal within 20 minutes")
         await harness.stop()
     }
 
@@ -111,7 +122,7 @@ import PushgateTesting
             harness.fake.script(token: token, .success(afterMilliseconds: 200))
         }
         let reply = try await host.send(tokens: tokens, title: "t")
-        #expect(reply.results.allSatisfy(\.ok))
+        #expect(reply.results.allSatisfy { $0.ok })
         #expect(harness.fake.counters.maxConcurrentStreamsSeen <= 4)
         #expect(harness.fake.counters.maxConcurrentStreamsSeen >= 2)
         await harness.stop()

@@ -41,7 +41,7 @@ public final class HTTPServer: Sendable {
         onResponse: ResponseObserver? = nil
     ) throws {
         try configuration.validate()
-        guard var address = SocketAddress(literal: configuration.host, port: configuration.port) else {
+        guard let address = SocketAddress(ipLiteral: configuration.host, port: configuration.port) else {
             throw HTTPServerError.invalidHost(configuration.host)
         }
         let core = ServerCore(configuration: configuration, router: router, preBody: preBody, onResponse: onResponse)

@@ -246,7 +246,7 @@ final class ServerCore: Sendable {
 
     /// A connection was accepted: its state, registered for the deadline sweep and `stop()`.
     func connectionStarted(_ connection: OpaquePointer) -> ConnectionState {
-        let peer = pg_mhd_client_address(connection).flatMap(SocketAddress.text(of:)) ?? "unknown"
+        let peer = pg_mhd_client_address(connection).flatMap(SocketAddress.numericHost(of:)) ?? "unknown"
         let state = ConnectionState(
             connection: connection, socket: pg_mhd_connection_socket(connection), peerAddress: peer,
             deadline: .now + configuration.requestTimeout)

@@ -8,6 +8,12 @@ public struct RelayReply: Sendable, Equatable {
         public var ok: Bool
         /// The provider said the token is dead; the host should forget it.
         public var drop: Bool
+
+        public init(token: String, ok: Bool, drop: Bool = false) {
+            self.token = token
+            self.ok = ok
+            self.drop = drop
+        }
     }
 
     public var status: Int

@@ -24,7 +24,7 @@ final class RelayHarness: Sendable {
     let apnsKey: P256PrivateKey
     let environment: [String: String]
     /// Called for every request the fake answers (on its I/O thread).
-    let onFakeRequest = Mutex<(@Sendable (RecordedRequest) -> Void)?>(nil)
+    let onFakeRequest = RequestHook()
 
     var baseURL: String { "http://127.0.0.1:\(relay.port)" }
 
@@ -37,7 +37,7 @@ final class RelayHarness: Sendable {
         fakeConfiguration.credentials = .init(publicKey: apnsKey.publicKey, keyId: Self.keyId, teamId: Self.teamId)
         fakeConfiguration.clock = clock
         let hook = onFakeRequest
-        fakeConfiguration.onRequest = { request in hook.withLock { $0 }?(request) }
+        fakeConfiguration.onRequest = { request in hook.call(request) }
         fake = try FakeAPNs(configuration: fakeConfiguration)
         directory = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -86,6 +86,27 @@ final class RelayHarness: Sendable {
         return (http.statusCode, fields, Array(data))
     }
 
+    /// Runs `operation` while moving the shared clock on in `stepMs` steps, so the APNs client's
+    /// reconnect back-off (which reads the same clock) can elapse.
+    func advancingClock<T: Sendable>(stepMs: Int64 = 100, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task = Task { try await operation() }
+        let done = Task { _ = try? await task.value }
+        var steps = 0
+        while steps < 2_000 {
+            let finished = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await done.value; return true }
+                group.addTask { await Task.yield(); return false }
+                let first = await group.next()!
+                group.cancelAll()
+                return first
+            }
+            if finished { break }
+            clock.advance(milliseconds: stepMs)
+            steps += 1
+        }
+        return try await task.value
+    }
+
     /// Requests the fake received for `token`.
     func received(_ token: String) -> [RecordedRequest] { fake.requests.filter { $0.deviceToken == token } }
 }
@@ -119,4 +140,12 @@ extension RelayHarness {
         let lines = logs.lines
         return secrets.filter { secret in lines.contains { $0.contains(secret) } }
     }
+}
+
+/// A replaceable callback for the fake's requests.
+final class RequestHook: Sendable {
+    private let body = Mutex<(@Sendable (RecordedRequest) -> Void)?>(nil)
+
+    func set(_ callback: @escaping @Sendable (RecordedRequest) -> Void) { body.withLock { $0 = callback } }
+    func call(_ request: RecordedRequest) { body.withLock { $0 }?(request) }
 }

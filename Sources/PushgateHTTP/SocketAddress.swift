@@ -12,6 +12,39 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
 
     var family: Int32 { Int32(storage.ss_family) }
 
+    /// Whether the address is IPv6.
+    public var isIPv6: Bool { family == AF_INET6 }
+
+    /// Lends a copy of the address as a `sockaddr` pointer for the duration of `body`.
+    func withSockaddrPointer<T>(_ body: (UnsafeMutableRawPointer) throws -> T) rethrows -> T {
+        var copy = storage
+        return try withUnsafeMutableBytes(of: &copy) { try body($0.baseAddress!) }
+    }
+
+    /// The text form of a peer's IP address; IPv4-mapped IPv6 addresses come out as IPv4.
+    /// `nil` for other families.
+    static func numericHost(of address: UnsafePointer<sockaddr>) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            var ip = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self).sin_addr
+            guard inet_ntop(AF_INET, &ip, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+        case AF_INET6:
+            var ip = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self).sin6_addr
+            let bytes = withUnsafeBytes(of: ip) { Array($0) }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+                var v4 = in_addr()
+                withUnsafeMutableBytes(of: &v4) { $0.copyBytes(from: bytes[12..<16]) }
+                guard inet_ntop(AF_INET, &v4, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+            } else {
+                guard inet_ntop(AF_INET6, &ip, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+            }
+        default:
+            return nil
+        }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The address for a numeric IPv4 or IPv6 literal, or nil when `literal` is not one.
     public init?(ipLiteral literal: String, port: UInt16) {
         var storage = sockaddr_storage()
