@@ -21,14 +21,17 @@ let package = Package(
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
+        .target(name: "PushgateRelay", dependencies: ["PushgateCore"]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
-        .executableTarget(name: "pushgate", dependencies: ["PushgateCore"]),
+        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateTesting"]),
 
         // Tests.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
-        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateCore", "COpenSSL"]),
+        .testTarget(name: "PushgateRelayTests", dependencies: ["PushgateRelay"]),
+        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
+        .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
         .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
         .testTarget(name: "PushgateProvidersTests", dependencies: ["PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
     ],

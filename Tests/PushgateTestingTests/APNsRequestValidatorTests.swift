@@ -54,6 +54,7 @@ import Testing
         Case(name: "duplicate topic", change: { $0.headers.append(("apns-topic", "x")) }, status: 400, reason: .duplicateHeaders),
         Case(name: "no authorization", change: setting("authorization", nil), status: 403, reason: .missingProviderToken),
         Case(name: "empty authorization", change: setting("authorization", ""), status: 403, reason: .missingProviderToken),
+        Case(name: "Bearer capitalised", change: setting("authorization", "Bearer good.jwt.sig"), status: 200, reason: nil),
         Case(name: "not bearer", change: setting("authorization", "basic good.jwt.sig"), status: 403, reason: .invalidProviderToken),
         Case(name: "bad jwt", change: setting("authorization", "bearer bad.jwt.sig"), status: 403, reason: .invalidProviderToken),
         Case(name: "expired jwt", change: setting("authorization", "bearer old.jwt.sig"), status: 403, reason: .expiredProviderToken),

@@ -55,9 +55,7 @@ public struct APNsRequestValidator: Sendable {
         guard let authorization = request.header("authorization"), !authorization.isEmpty else {
             return fail(403, .missingProviderToken)
         }
-        guard authorization.utf8.count > 7, authorization.lowercased().hasPrefix("bearer ") else {
-            return fail(403, .invalidProviderToken)
-        }
+        guard authorization.utf8.count > 7, Self.hasBearerScheme(authorization) else { return fail(403, .invalidProviderToken) }
         switch checkProviderToken(String(authorization.dropFirst(7))) {
         case .valid: break
         case .invalid: return fail(403, .invalidProviderToken)
@@ -87,6 +85,11 @@ public struct APNsRequestValidator: Sendable {
             return fail(400, .payloadEmpty)
         }
         return APNsVerdict(status: 200, reason: nil, deviceToken: token, payload: payload)
+    }
+
+    /// `bearer ` in any letter case, compared byte-wise (no lower-cased copy of the JWT per request).
+    private static func hasBearerScheme(_ authorization: String) -> Bool {
+        zip(authorization.utf8.prefix(7), "bearer ".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 
     private static func isEvenLengthHex(_ text: String) -> Bool {

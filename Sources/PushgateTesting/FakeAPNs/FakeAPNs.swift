@@ -24,12 +24,17 @@ public final class FakeAPNs: Sendable {
     public struct Configuration: Sendable {
         /// The port on 127.0.0.1; 0 picks a free one.
         public var port: UInt16 = 0
+        /// The key provider tokens must verify against; nil checks only their form (ES256 shape,
+        /// `kid`, `iss`, integer `iat`, age), not the signature.
+        public var credentials: ProviderCredentials?
         /// SETTINGS_MAX_CONCURRENT_STREAMS for new connections.
         public var maxConcurrentStreams = 1000
-        /// The clock that ages provider tokens, stamps 410 answers and dates the certificate.
+        /// The clock that ages provider tokens and stamps 410 answers. (The certificate is dated
+        /// by the real clock: the client's TLS checks it against real time.)
         public var clock: any WallClock = SystemClock()
         public var recording: Recording = .full
         /// Called on the I/O thread after each request is decided (the CLI's `--record` uses it).
+        /// Keep it quick, and do not capture the fake itself (that cycle keeps it running).
         public var onRequest: (@Sendable (RecordedRequest) -> Void)?
         /// The certificate to present; a fresh self-signed one when nil.
         public var certificate: SelfSignedCertificate?
@@ -50,7 +55,7 @@ public final class FakeAPNs: Sendable {
 
     /// Starts listening and serving on a thread of its own.
     public init(configuration: Configuration = Configuration()) throws {
-        let certificate = try configuration.certificate ?? SelfSignedCertificate.generate(clock: configuration.clock)
+        let certificate = try configuration.certificate ?? SelfSignedCertificate.generate()
         let context = try TLSContext.server(certificatePEM: certificate.certificatePEM, privateKeyPEM: certificate.privateKeyPEM, alpn: ["h2"])
         let listener = try TCPListener(host: "127.0.0.1", port: configuration.port)
         let state = FakeAPNsState(
@@ -64,7 +69,7 @@ public final class FakeAPNs: Sendable {
         let finished = finished
         let thread = Thread {
             FakeAPNsLoop(listener: listener, context: context, state: state, wakeup: wakeup,
-                         clock: configuration.clock, logger: configuration.logger).run()
+                         credentials: configuration.credentials, clock: configuration.clock, logger: configuration.logger).run()
             finished.signal()
         }
         thread.name = "fake-apns"

@@ -2,6 +2,7 @@ import PushgateCore
 
 /// Judges APNs provider tokens (ES256 JWTs) as APNs does, remembering each distinct token's
 /// verdict so a connection that reuses one token pays for parsing and verification once.
+/// Without credentials it checks only the form (for clients whose key the fake was not given).
 ///
 /// - Important: relay-protocol.md §7 — header `{"alg":"ES256","kid":…}`, claims
 ///   `{"iss":teamId,"iat":seconds}` with an integer `iat`; a token is expired once `iat` is an
@@ -13,11 +14,14 @@ final class ProviderTokenVerifier {
     static let cacheLimit = 64
     static let lifetimeSeconds: Int64 = 3600
 
+    private let credentials: FakeAPNs.ProviderCredentials?
     private let clock: any WallClock
     /// Token → its `iat` when acceptable apart from age, or nil when invalid.
     private var verdicts: [String: Int64?] = [:]
 
-    init(clock: any WallClock) {
+    /// Checks signature, `kid` and `iss` against `credentials`; without them, only the token's form.
+    init(credentials: FakeAPNs.ProviderCredentials?, clock: any WallClock) {
+        self.credentials = credentials
         self.clock = clock
     }
 
@@ -26,7 +30,7 @@ final class ProviderTokenVerifier {
         if let remembered = verdicts[jwt] {
             issuedAt = remembered
         } else {
-            issuedAt = Self.issuedAt(ofWellFormed: jwt)
+            issuedAt = self.issuedAt(of: jwt)
             if verdicts.count >= Self.cacheLimit { verdicts.removeAll(keepingCapacity: true) }
             verdicts[jwt] = issuedAt
         }
@@ -36,18 +40,33 @@ final class ProviderTokenVerifier {
         return now - issuedAt < Self.lifetimeSeconds ? .valid : .expired
     }
 
-    /// The `iat` of a structurally valid ES256 provider token, or nil.
-    private static func issuedAt(ofWellFormed jwt: String) -> Int64? {
+    /// The `iat` of an acceptable token (age aside), or nil.
+    private func issuedAt(of jwt: String) -> Int64? {
+        let header: JSONObject
+        let claims: JSONObject
+        if let credentials {
+            guard let parts = JWT.verifyES256(jwt, publicKey: credentials.publicKey),
+                  parts.header["kid"] == .string(credentials.keyId),
+                  parts.claims["iss"] == .string(credentials.teamId) else { return nil }
+            (header, claims) = parts
+        } else {
+            guard let parts = Self.wellFormedParts(jwt) else { return nil }
+            (header, claims) = parts
+        }
+        guard header["kid"]?.stringValue != nil, claims["iss"]?.stringValue != nil,
+              case .integer(let issuedAt)? = claims["iat"] else { return nil }
+        return issuedAt
+    }
+
+    /// Header and claims of a token shaped like ES256 (64-byte signature), signature unchecked.
+    private static func wellFormedParts(_ jwt: String) -> JWT.Parts? {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let header = object(fromBase64URL: parts[0]),
+              let header = object(fromBase64URL: parts[0]), header["alg"] == .string("ES256"),
               let claims = object(fromBase64URL: parts[1]),
-              let signature = try? Base64URL.decode(String(parts[2])), signature.count == 64,
-              header["alg"] == .string("ES256"), header["kid"]?.stringValue != nil,
-              claims["iss"]?.stringValue != nil,
-              case .integer(let issuedAt)? = claims["iat"]
+              let signature = try? Base64URL.decode(String(parts[2])), signature.count == 64
         else { return nil }
-        return issuedAt
+        return (header, claims)
     }
 
     private static func object(fromBase64URL part: Substring) -> JSONObject? {

@@ -39,11 +39,12 @@ final class FakeAPNsConnection {
     private var streamsOpened = 0
     private var goAwayLastStreamId: Int32?
 
-    init(id: Int, socket: Int32, context: TLSContext, maxConcurrentStreams: Int, clock: any WallClock) throws {
+    init(id: Int, socket: Int32, context: TLSContext, maxConcurrentStreams: Int,
+         credentials: FakeAPNs.ProviderCredentials?, clock: any WallClock) throws {
         self.id = id
         tls = try TLSConnection(acceptedSocket: socket, context: context)
         session = try HTTP2ServerSession(maxConcurrentStreams: maxConcurrentStreams)
-        verifier = ProviderTokenVerifier(clock: clock)
+        verifier = ProviderTokenVerifier(credentials: credentials, clock: clock)
     }
 
     var fileDescriptor: Int32 { tls.fileDescriptor }
@@ -79,7 +80,7 @@ final class FakeAPNsConnection {
         try flush()
     }
 
-    /// Reads until the socket has nothing more, feeding HTTP/2 and answering each batch.
+    /// Reads until the socket has nothing more, feeding HTTP/2 and answering each chunk's requests.
     private func readAvailable(_ environment: inout Environment) throws {
         readWaitsForWrite = false
         while phase == .open {
@@ -87,6 +88,8 @@ final class FakeAPNsConnection {
             case .transferred(let count):
                 try readBuffer.withUnsafeBytes { try session.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 try handle(session.takeEvents(), &environment)
+                // One TLS write per chunk read keeps answers flowing while a busy client keeps sending.
+                try flush()
             case .wantRead:
                 return
             case .wantWrite:

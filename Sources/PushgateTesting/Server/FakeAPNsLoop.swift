@@ -12,6 +12,7 @@ final class FakeAPNsLoop {
     private let context: TLSContext
     private let state: FakeAPNsState
     private let wakeup: WakeupSignal
+    private let credentials: FakeAPNs.ProviderCredentials?
     private let clock: any WallClock
     private let logger: Logger
     private var environment: FakeAPNsConnection.Environment
@@ -19,7 +20,9 @@ final class FakeAPNsLoop {
     private var nextConnectionId = 1
     private var publishedPeak = 0
 
-    init(listener: TCPListener, context: TLSContext, state: FakeAPNsState, wakeup: WakeupSignal, clock: any WallClock, logger: Logger) {
+    init(listener: TCPListener, context: TLSContext, state: FakeAPNsState, wakeup: WakeupSignal,
+         credentials: FakeAPNs.ProviderCredentials?, clock: any WallClock, logger: Logger) {
+        self.credentials = credentials
         self.listener = listener
         self.context = context
         self.state = state
@@ -96,7 +99,7 @@ final class FakeAPNsLoop {
             do {
                 let connection = try FakeAPNsConnection(
                     id: nextConnectionId, socket: socket, context: context,
-                    maxConcurrentStreams: environment.policy.maxConcurrentStreams, clock: clock)
+                    maxConcurrentStreams: environment.policy.maxConcurrentStreams, credentials: credentials, clock: clock)
                 connections[nextConnectionId] = connection
                 nextConnectionId += 1
                 state.count { $0.connectionsAccepted += 1 }

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Every setting of `pushgate-relay`, resolved and validated.
+///
+/// - Important: names, defaults and rules are those of relay-protocol.md §8.
+public struct RelayConfiguration: Sendable {
+    /// Where and how to reach APNs, or `nil` in dry-run mode.
+    public struct APNs: Sendable {
+        public var keyId: String
+        public var teamId: String
+        /// The `.p8` PEM text. Never logged.
+        public var p8PEM: String
+        public var bundleId: String
+        public var productionOrigin: String
+        public var sandboxOrigin: String
+        /// An extra trusted CA certificate file (the fake APNs in tests and demos).
+        public var extraCAFile: String?
+        /// `apns-expiration` for alerts, as seconds from now; `0` means "deliver now or never".
+        public var ttlSeconds: Int
+    }
+
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8788
+    public var trustProxy = false
+    public var databasePath = "./data/relay.sqlite"
+    public var databaseURL: String?
+    public var timestampSkewMs: Int64 = 300_000
+    public var replayMs: Int64 = 600_000
+    public var maxReplayEntries = 10_000
+    public var registerLimitPerMinute = 60
+    public var sendLimitPerMinute = 60
+    public var serverSendLimitPerMinute = 120
+    public var maxTokens = 100_000
+    public var maxInFlight = 64
+    /// APNs settings; `nil` when ``dryRun`` is on.
+    public var apns: APNs?
+    /// Accept deliveries without Apple credentials and write them to ``dryRunLog``.
+    public var dryRun = false
+    public var dryRunLog: String?
+
+    /// The defaults, with the given APNs settings.
+    public init(apns: APNs? = nil) { self.apns = apns }
+
+    static let apnsProductionOrigin = "https://api.push.apple.com"
+    static let apnsSandboxOrigin = "https://api.sandbox.push.apple.com"
+
+    private static let settingNames: Set<String> = [
+        "HOST", "PORT", "TRUST_PROXY", "DATABASE_PATH", "DATABASE_URL", "TIMESTAMP_SKEW_MS", "REPLAY_MS",
+        "MAX_REPLAY_ENTRIES", "REGISTER_LIMIT_PER_MINUTE", "SEND_LIMIT_PER_MINUTE",
+        "SERVER_SEND_LIMIT_PER_MINUTE", "MAX_TOKENS", "MAX_IN_FLIGHT", "APNS_KEY_ID", "APNS_TEAM_ID",
+        "APNS_P8", "APNS_P8_PATH", "APNS_BUNDLE_ID", "APNS_HOST_PRODUCTION", "APNS_HOST_SANDBOX",
+        "APNS_CA_FILE", "APNS_TTL_SECONDS", "DRY_RUN", "DRY_RUN_LOG",
+    ]
+
+    /// Resolves flags over `PUSHGATE_RELAY_*` environment over defaults, and validates.
+    public init(arguments: [String], environment: [String: String]) throws(ConfigurationError) {
+        let source = try SettingsSource(arguments: arguments, environment: environment, switchNames: ["dry-run", "trust-proxy"])
+        if let unknown = source.unknownFlags(known: Self.settingNames).first {
+            throw ConfigurationError(setting: "--\(unknown)", problem: "is not a relay setting (see docs/relay.md)")
+        }
+        host = source.value("HOST") ?? host
+        port = try source.integer("PORT", default: port, in: 0...65_535)
+        trustProxy = try source.bool("TRUST_PROXY")
+        databasePath = source.value("DATABASE_PATH") ?? databasePath
+        databaseURL = source.value("DATABASE_URL")
+        if let url = databaseURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
+            throw ConfigurationError(setting: SettingsSource.displayName("DATABASE_URL"), problem: "must be a postgres:// URL")
+        }
+        timestampSkewMs = Int64(try source.integer("TIMESTAMP_SKEW_MS", default: Int(timestampSkewMs), in: 1_000...86_400_000))
+        replayMs = Int64(try source.integer("REPLAY_MS", default: Int(replayMs), in: 1_000...604_800_000))
+        guard replayMs >= 2 * timestampSkewMs else {
+            throw ConfigurationError(setting: SettingsSource.displayName("REPLAY_MS"), problem: "must be at least twice TIMESTAMP_SKEW_MS, or a replayed request could pass once its key expired")
+        }
+        maxReplayEntries = try source.integer("MAX_REPLAY_ENTRIES", default: maxReplayEntries, in: 1...10_000_000)
+        registerLimitPerMinute = try source.integer("REGISTER_LIMIT_PER_MINUTE", default: registerLimitPerMinute, in: 1...1_000_000)
+        sendLimitPerMinute = try source.integer("SEND_LIMIT_PER_MINUTE", default: sendLimitPerMinute, in: 1...1_000_000)
+        serverSendLimitPerMinute = try source.integer("SERVER_SEND_LIMIT_PER_MINUTE", default: serverSendLimitPerMinute, in: 1...1_000_000)
+        maxTokens = try source.integer("MAX_TOKENS", default: maxTokens, in: 1...100_000_000)
+        maxInFlight = try source.integer("MAX_IN_FLIGHT", default: maxInFlight, in: 1...10_000)
+        dryRun = try source.bool("DRY_RUN")
+        dryRunLog = source.value("DRY_RUN_LOG")
+        apns = dryRun ? nil : try Self.apnsSettings(source)
+    }
+
+    private static func apnsSettings(_ source: SettingsSource) throws(ConfigurationError) -> APNs {
+        func required(_ name: String) throws(ConfigurationError) -> String {
+            guard let value = source.value(name) else {
+                throw ConfigurationError(setting: SettingsSource.displayName(name), problem: "is required unless --dry-run is given")
+            }
+            return value
+        }
+        let keyId = try required("APNS_KEY_ID")
+        let teamId = try required("APNS_TEAM_ID")
+        let bundleId = try required("APNS_BUNDLE_ID")
+        let p8: String
+        if let inline = source.value("APNS_P8") {
+            p8 = inline.replacingOccurrences(of: "\\n", with: "\n")
+        } else if let path = source.value("APNS_P8_PATH") {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw ConfigurationError(setting: SettingsSource.displayName("APNS_P8_PATH"), problem: "names a file that cannot be read")
+            }
+            p8 = text
+        } else {
+            throw ConfigurationError(setting: "\(SettingsSource.displayName("APNS_P8")) or APNS_P8_PATH", problem: "is required unless --dry-run is given")
+        }
+        let production = try origin(source, "APNS_HOST_PRODUCTION", default: apnsProductionOrigin)
+        let sandbox = try origin(source, "APNS_HOST_SANDBOX", default: apnsSandboxOrigin)
+        let caFile = source.value("APNS_CA_FILE")
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ConfigurationError(setting: SettingsSource.displayName("APNS_CA_FILE"), problem: "names a file that cannot be read")
+        }
+        let ttl = try source.integer("APNS_TTL_SECONDS", default: 0, in: 0...2_592_000)
+        return APNs(keyId: keyId, teamId: teamId, p8PEM: p8, bundleId: bundleId, productionOrigin: production,
+                    sandboxOrigin: sandbox, extraCAFile: caFile, ttlSeconds: ttl)
+    }
+
+    private static func origin(_ source: SettingsSource, _ name: String, default defaultValue: String) throws(ConfigurationError) -> String {
+        guard let raw = source.value(name) else { return defaultValue }
+        let origin = raw.hasPrefix("https://") ? raw : "https://" + raw
+        guard let url = URL(string: origin), url.host != nil, url.path.isEmpty || url.path == "/" else {
+            throw ConfigurationError(setting: SettingsSource.displayName(name), problem: "must be an https origin such as https://127.0.0.1:4443")
+        }
+        return origin.hasSuffix("/") ? String(origin.dropLast()) : origin
+    }
+}

@@ -1,0 +1,64 @@
+import Synchronization
+
+/// Remembers request keys for `ttlMs` so a captured request cannot be used twice.
+///
+/// - Important: the key uses the low-S form of the signature so a high-S twin is a replay too;
+///   at `maxEntries` live keys a new key is refused (relay-protocol.md §2).
+public final class ReplaySet: Sendable {
+    /// What ``record(_:nowMs:)`` found.
+    public enum Outcome: Sendable, Equatable {
+        /// First sighting; the key is now remembered.
+        case fresh
+        /// Seen before, within the time to live.
+        case replay
+        /// No room for another key.
+        case full
+    }
+
+    private struct State {
+        var expiry: [String: Int64] = [:]
+        /// Keys in insertion order; expiry times rise with it because `nowMs` does.
+        var queue: [(key: String, expiresAt: Int64)] = []
+        var head = 0
+    }
+
+    private let ttlMs: Int64
+    private let maxEntries: Int
+    private let state = Mutex(State())
+
+    public init(ttlMs: Int64, maxEntries: Int) {
+        self.ttlMs = ttlMs
+        self.maxEntries = maxEntries
+    }
+
+    /// Records `key` if it is new and there is room.
+    public func record(_ key: String, nowMs: Int64) -> Outcome {
+        state.withLock { state in
+            Self.purge(&state, nowMs: nowMs)
+            if let expiresAt = state.expiry[key], expiresAt > nowMs { return .replay }
+            guard state.expiry.count < maxEntries else { return .full }
+            let expiresAt = nowMs + ttlMs
+            state.expiry[key] = expiresAt
+            state.queue.append((key, expiresAt))
+            return .fresh
+        }
+    }
+
+    /// Drops expired keys; run from the scheduler so memory shrinks when idle.
+    public func purge(nowMs: Int64) { state.withLock { Self.purge(&$0, nowMs: nowMs) } }
+
+    /// The number of live keys.
+    public var count: Int { state.withLock { $0.expiry.count } }
+
+    private static func purge(_ state: inout State, nowMs: Int64) {
+        while state.head < state.queue.count, state.queue[state.head].expiresAt <= nowMs {
+            let entry = state.queue[state.head]
+            if state.expiry[entry.key] == entry.expiresAt { state.expiry[entry.key] = nil }
+            state.head += 1
+        }
+        if state.head > 1_024, state.head * 2 > state.queue.count {
+            state.queue.removeFirst(state.head)
+            state.head = 0
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Glibc
+
+/// The `--record` file of `pushgate fake-apns`: one ``RecordedRequest/recordLine()`` per request,
+/// appended (each line is one `write`, so lines never interleave).
+public final class FakeAPNsRecordFile: Sendable {
+    /// A record file that could not be opened.
+    public struct OpenError: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "cannot open record file \(path): \(reason)" }
+    }
+
+    private let descriptor: Int32
+
+    /// Opens `path` for appending, creating it (mode 0600: lines hold device tokens) when missing.
+    public init(path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends the request's record line.
+    public func append(_ request: RecordedRequest) {
+        let line = Array((request.recordLine() + "\n").utf8)
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,41 @@
+import Testing
+@testable import PushgateTesting
+
+/// The fake server's small parts: delay queue, apns-id generator, error bodies.
+@Suite struct ServerPartsTests {
+    private func entry(due: Int64, stream: Int32) -> DelayedResponseQueue.Entry {
+        DelayedResponseQueue.Entry(
+            dueMilliseconds: due, connectionId: 1, streamId: stream,
+            response: FakeAPNsResponse(status: 200, reason: nil, apnsId: "id", timestampMilliseconds: 0))
+    }
+
+    @Test func releasesEntriesInDueOrderKeepingArrivalOrderForTies() {
+        var queue = DelayedResponseQueue()
+        #expect(queue.millisecondsUntilNext(now: 0) == nil)
+        queue.add(entry(due: 300, stream: 1))
+        queue.add(entry(due: 100, stream: 3))
+        queue.add(entry(due: 300, stream: 5))
+        queue.add(entry(due: 200, stream: 7))
+        #expect(queue.millisecondsUntilNext(now: 40) == 60)
+        #expect(queue.takeDue(now: 99).isEmpty)
+        #expect(queue.takeDue(now: 200).map(\.streamId) == [3, 7])
+        #expect(queue.millisecondsUntilNext(now: 350) == 0)
+        #expect(queue.takeDue(now: 350).map(\.streamId) == [1, 5])
+        #expect(queue.isEmpty)
+    }
+
+    @Test func generatedApnsIdsAreUniqueUUIDs() {
+        var generator = APNsIdGenerator()
+        let ids = (0..<1000).map { _ in generator.next() }
+        #expect(Set(ids).count == 1000)
+        #expect(ids.allSatisfy(APNsRequestValidator.isUUID))
+    }
+
+    @Test func errorBodiesAreAppleShaped() throws {
+        let gone = FakeAPNsResponse(status: 410, reason: .unregistered, apnsId: "id", timestampMilliseconds: 1_764_669_600_000)
+        #expect(String(decoding: gone.body, as: UTF8.self) == #"{"reason":"Unregistered","timestamp":1764669600000}"#)
+        let bad = FakeAPNsResponse(status: 400, reason: .badDeviceToken, apnsId: "id", timestampMilliseconds: 0)
+        #expect(String(decoding: bad.body, as: UTF8.self) == #"{"reason":"BadDeviceToken"}"#)
+        #expect(FakeAPNsResponse(status: 200, reason: nil, apnsId: "id", timestampMilliseconds: 0).body.isEmpty)
+    }
+}
