@@ -259,12 +259,6 @@ final class HTTP2Connection {
         nghttp2_submit_rst_stream(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
     }
 
-    /// Stops taking new streams; open ones finish, then the connection closes.
-    func drain() {
-        if state == .ready || state == .awaitingSettings { state = .draining }
-        if state == .handshaking { close(nil) }
-    }
-
     // MARK: Timers
 
     func tick(now: Int64) {
@@ -307,6 +301,7 @@ final class HTTP2Connection {
             guard count > 0, let chunk else { break }
             output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
         }
+        // Best effort: the socket closes right after, and nothing waits on these bytes.
         if outputOffset < output.count { _ = try? tls.write(output[outputOffset...]) }
     }
 

@@ -48,7 +48,7 @@ final class HTTP2EventLoop {
             for state in origins.values { state.connections.forEach { $0.flush() } }
             publishStatistics()
             if shuttingDown && requests.isEmpty { break }
-            waitForEvents(now: now)
+            waitForEvents()
         }
         for state in origins.values { state.connections.forEach { $0.closeGracefully() } }
         origins.removeAll()
@@ -286,7 +286,8 @@ final class HTTP2EventLoop {
     }
 
     /// Sleeps in poll(2) until a socket or the inbox is ready, or the next timer is due.
-    private func waitForEvents(now: Int64) {
+    private func waitForEvents() {
+        let now = clock.nowMilliseconds
         pollDescriptors.removeAll(keepingCapacity: true)
         polledConnections.removeAll(keepingCapacity: true)
         pollDescriptors.append(pollfd(fd: inbox.waker.readDescriptor, events: Int16(POLLIN), revents: 0))

@@ -9,7 +9,7 @@ final class LoopWaker: @unchecked Sendable {
     init() throws {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else {
-            throw HTTP2ClientError(.connectFailed, detail: "pipe: \(Socket.errnoText(errno))")
+            throw HTTP2ClientError(.connectFailed, detail: "cannot create the event loop's wake-up pipe: \(Socket.errnoText(errno))")
         }
         for fd in descriptors {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

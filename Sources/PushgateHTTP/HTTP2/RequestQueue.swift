@@ -4,7 +4,6 @@ struct RequestQueue {
     private var head = 0
 
     var isEmpty: Bool { head == items.count }
-    var count: Int { items.count - head }
 
     mutating func append(_ request: PendingRequest) { items.append(request) }
 
