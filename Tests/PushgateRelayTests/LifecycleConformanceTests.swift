@@ -20,16 +20,16 @@ import PushgateTesting
         let key = P256PrivateKey()
         let token = TestToken.make()
         let first = try RelayProcess(environment: environment)
-        let port = try #require(first.port())
+        let port = try #require(await blocking { first.port() })
         #expect(try await SignedRelayClient(baseURL: "http://127.0.0.1:\(port)", key: key).registerToken(token).status == 200)
         first.signal(SIGKILL)
-        _ = first.exitStatus()
+        _ = try await blocking { first.exitStatus() }
         let second = try RelayProcess(environment: environment)
-        let secondPort = try #require(second.port())
+        let secondPort = try #require(await blocking { second.port() })
         let reply = try await SignedRelayClient(baseURL: "http://127.0.0.1:\(secondPort)", key: key).send(tokens: [token], title: "after crash")
         #expect(reply.results.map(\.ok) == [true])
         second.signal(SIGTERM)
-        #expect(second.exitStatus().status == 0)
+        #expect(try await blocking { second.exitStatus() }.status == 0)
     }
 
     @Test func sigtermRefusesNewConnectionsLetsInFlightFinishAndExitsZero() async throws {
@@ -48,36 +48,36 @@ import PushgateTesting
             "PUSHGATE_RELAY_APNS_HOST_PRODUCTION": "https://127.0.0.1:\(fake.port)",
             "PUSHGATE_RELAY_APNS_HOST_SANDBOX": "https://127.0.0.1:\(fake.port)", "PUSHGATE_RELAY_APNS_CA_FILE": caFile,
         ])
-        let port = try #require(relay.port())
+        let port = try #require(await blocking { relay.port() })
         let host = SignedRelayClient(baseURL: "http://127.0.0.1:\(port)", key: P256PrivateKey())
         let token = TestToken.make()
         #expect(try await host.registerToken(token).status == 200)
         fake.script(token: token, .success(afterMilliseconds: 1_500))
         let send = Task { try await host.send(tokens: [token], title: "slow") }
         // Wait until the fake holds the request open, then ask the relay to stop.
-        while fake.counters.requests == 0 { await Task.yield() }
+        try await fake.waitForRequests(1)
         relay.signal(SIGTERM)
-        relay.waitForLog("stopped accepting")
+        _ = try await blocking { relay.waitForLog("stopped accepting") }
         await #expect(throws: (any Error).self) {
             try await SignedRelayClient(baseURL: "http://127.0.0.1:\(port)", key: P256PrivateKey()).registerToken(TestToken.make())
         }
         #expect(try await send.value.results.map(\.ok) == [true], "the in-flight delivery finished")
-        #expect(relay.exitStatus().status == 0)
+        #expect(try await blocking { relay.exitStatus() }.status == 0)
     }
 
-    @Test func invalidConfigurationNamesTheSettingWithoutSecrets() throws {
+    @Test func invalidConfigurationNamesTheSettingWithoutSecrets() async throws {
         let badPort = try RelayProcess(environment: ["PUSHGATE_RELAY_PORT": "99999", "PUSHGATE_RELAY_DRY_RUN": "1"])
-        let portResult = badPort.exitStatus()
+        let portResult = try await blocking { badPort.exitStatus() }
         #expect(portResult.status == 2 && portResult.stderr.contains("PUSHGATE_RELAY_PORT"))
         let secret = "SECRET-P8-MATERIAL-XYZ"
         let missingKey = try RelayProcess(environment: ["PUSHGATE_RELAY_APNS_P8": secret, "PUSHGATE_RELAY_APNS_TEAM_ID": "T",
                                                         "PUSHGATE_RELAY_APNS_BUNDLE_ID": "b"])
-        let keyResult = missingKey.exitStatus()
+        let keyResult = try await blocking { missingKey.exitStatus() }
         #expect(keyResult.status == 2 && keyResult.stderr.contains("APNS_KEY_ID") && !keyResult.stderr.contains(secret))
         let badP8 = try RelayProcess(environment: ["PUSHGATE_RELAY_APNS_P8": secret, "PUSHGATE_RELAY_APNS_TEAM_ID": "T",
                                                    "PUSHGATE_RELAY_APNS_KEY_ID": "K", "PUSHGATE_RELAY_APNS_BUNDLE_ID": "b",
                                                    "PUSHGATE_RELAY_DATABASE_PATH": ":memory:"])
-        let p8Result = badP8.exitStatus()
+        let p8Result = try await blocking { badP8.exitStatus() }
         #expect(p8Result.status == 2 && p8Result.stderr.contains("APNS_P8") && !p8Result.stderr.contains(secret))
     }
 }

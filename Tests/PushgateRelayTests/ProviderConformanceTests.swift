@@ -46,7 +46,7 @@ import PushgateTesting
         harness.fake.script(token: slow, .success(afterMilliseconds: 2_000))
         let pending = Task { try await host.send(tokens: [slow], title: "t") }
         // Once the fake holds the request, move the shared clock past the 5 s deadline.
-        while harness.fake.counters.requests == 0 { await Task.yield() }
+        try await harness.fake.waitForRequests(1)
         harness.clock.advance(milliseconds: 5_001)
         let timedOut = try await pending.value
         #expect(timedOut.results.map(\.ok) == [false] && timedOut.results.map(\.drop) == [false])

@@ -56,7 +56,8 @@ import PushgateProviders
         let big = [UInt8](repeating: 0x20, count: 16 * 1024 + 1)
         let declared = try await harness.request("POST", "/v1/push/send", body: big)
         #expect(declared.status == 413 && String(decoding: declared.body, as: UTF8.self) == #"{"error":"payload_too_large"}"#)
-        let chunked = try ChunkedUpload.post(port: harness.relay.port, path: "/v1/push/send", chunks: Array(repeating: [UInt8](repeating: 0x20, count: 4096), count: 4) + [[0x20]])
+        let port = harness.relay.port
+        let chunked = try await blocking { try ChunkedUpload.post(port: port, path: "/v1/push/send", chunks: Array(repeating: [UInt8](repeating: 0x20, count: 4096), count: 4) + [[0x20]]) }
         #expect(chunked.hasPrefix("HTTP/1.1 413"))
         await harness.stop()
     }

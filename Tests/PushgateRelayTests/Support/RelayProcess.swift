@@ -1,64 +1,80 @@
 import Foundation
 import Synchronization
 
-/// The built `pushgate-relay` binary as a child process, for signal and crash tests.
+/// The built `pushgate-relay` binary as a child process (posix_spawn, pipes, waitpid), for
+/// signal and crash tests. Every method blocks: call them through ``blocking(_:)``.
 final class RelayProcess: Sendable {
     static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/pushgate-relay").path
 
-    let process: Process
-    private let stdout: FileHandle
-    private let stderr: FileHandle
+    let pid: pid_t
+    private let stdoutFD: Int32
+    private let stderrFD: Int32
     private let stderrText = Mutex("")
 
     init(arguments: [String] = [], environment: [String: String]) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        stdout = out.fileHandleForReading
-        stderr = err.fileHandleForReading
-        try process.run()
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw POSIXError(.EMFILE) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        posix_spawn_file_actions_addclose(&actions, outPipe[0])
+        posix_spawn_file_actions_addclose(&actions, errPipe[0])
+        let argv = ([Self.binary] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, Self.binary, &actions, nil, argv, envp)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        pid = child
+        stdoutFD = outPipe[0]
+        stderrFD = errPipe[0]
+    }
+
+    deinit {
+        close(stdoutFD)
+        close(stderrFD)
     }
 
     /// Reads standard output up to the `listening HOST:PORT` line and returns the port.
     func port() -> Int? {
-        readLine(from: stdout) { $0.hasPrefix("listening ") }.flatMap { line in
+        readLine(stdoutFD) { $0.hasPrefix("listening ") }.flatMap { line in
             line.split(separator: ":").last.flatMap { Int($0) }
         }
     }
 
     /// Reads standard error until a line contains `text`; `nil` if the process closed it first.
     @discardableResult
-    func waitForLog(_ text: String) -> String? {
-        readLine(from: stderr) { $0.contains(text) }
-    }
+    func waitForLog(_ text: String) -> String? { readLine(stderrFD) { $0.contains(text) } }
 
-    /// Everything read from standard error so far plus the rest once the process has exited.
+    /// Waits for the process to end; its exit status and everything it wrote to standard error.
     func exitStatus() -> (status: Int32, stderr: String) {
-        process.waitUntilExit()
-        let rest = String(decoding: stderr.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, stderrText.withLock { $0 } + rest)
+        _ = readLine(stderrFD) { _ in false }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), stderrText.withLock { $0 })
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { kill(pid, number) }
 
-    private func readLine(from handle: FileHandle, matching: (String) -> Bool) -> String? {
+    private func readLine(_ fd: Int32, matching: (String) -> Bool) -> String? {
         var buffer = [UInt8]()
-        while true {
-            var byte: UInt8 = 0
-            guard read(handle.fileDescriptor, &byte, 1) == 1 else { return nil }
+        var byte: UInt8 = 0
+        while read(fd, &byte, 1) == 1 {
             if byte != 0x0A {
                 buffer.append(byte)
                 continue
             }
             let line = String(decoding: buffer, as: UTF8.self)
             buffer.removeAll()
-            if handle === stderr { stderrText.withLock { $0 += line + "\n" } }
+            if fd == stderrFD { stderrText.withLock { $0 += line + "\n" } }
             if matching(line) { return line }
         }
+        return nil
     }
 }

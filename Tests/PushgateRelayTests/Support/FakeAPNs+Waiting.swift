@@ -1,0 +1,13 @@
+import Foundation
+import PushgateTesting
+
+extension FakeAPNs {
+    /// Waits (off the cooperative pool, polling the fake's counters every millisecond, for at
+    /// most 10 s) until it has received `count` requests in all.
+    func waitForRequests(_ count: Int) async throws {
+        try await blocking {
+            for _ in 0..<10_000 where self.counters.requests < count { usleep(1_000) }
+            if self.counters.requests < count { throw POSIXError(.ETIMEDOUT) }
+        }
+    }
+}
