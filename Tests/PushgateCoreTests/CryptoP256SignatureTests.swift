@@ -1,5 +1,3 @@
-import Foundation
-import Synchronization
 import Testing
 import PushgateCore
 
@@ -79,27 +77,41 @@ import PushgateCore
         var flipped = valid
         flipped[10] ^= 0x01
         let der = try Base64URL.decode(try #require(cases[0]["invalid"]?["der_encoded"]?.stringValue))
-        for signature in [[], Array(valid.prefix(63)), valid + [0], der, flipped, [UInt8](repeating: 0, count: 64),
-                          Array(valid.prefix(32)) + order, order + Array(valid.suffix(32))] {
+        let zero = [UInt8](repeating: 0, count: 32)
+        for signature in [[], Array(valid.prefix(63)), valid + [0], der, flipped, zero + zero, zero + Array(valid.suffix(32)),
+                          Array(valid.prefix(32)) + zero, Array(valid.prefix(32)) + order, order + Array(valid.suffix(32))] {
             #expect(!signer.verify(signature: signature, message: message))
         }
         #expect(signer.verify(signature: valid, message: message))
     }
 
-    @Test func verifiesConcurrentlyWithOneSharedKey() throws {
+    /// Each key keeps one OpenSSL context that every call copies: 8 tasks signing and verifying
+    /// with the same two keys at once must all get right answers (run under
+    /// `--sanitize=thread` to look for races too).
+    @Test func signsAndVerifiesConcurrentlyWithSharedKeys() async throws {
         let key = P256PrivateKey()
+        let publicKey = key.publicKey
         let messages = (0..<16).map { Array("message \($0)".utf8) }
         let signatures = try messages.map { try key.sign($0) }
-        let publicKey = key.publicKey
-        let failures = Atomic(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { worker in
-            for round in 0..<50 {
-                let index = (worker + round) % messages.count
-                let good = publicKey.verify(signature: signatures[index], message: messages[index])
-                let bad = publicKey.verify(signature: signatures[index], message: messages[(index + 1) % messages.count])
-                if !good || bad { failures.add(1, ordering: .relaxed) }
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var failures = 0
+                    for round in 0..<50 {
+                        let index = (worker + round) % messages.count
+                        let next = (index + 1) % messages.count
+                        if !publicKey.verify(signature: signatures[index], message: messages[index]) { failures += 1 }
+                        if publicKey.verify(signature: signatures[index], message: messages[next]) { failures += 1 }
+                        if round % 5 == 0 {
+                            let fresh = try? key.sign(messages[index])
+                            if fresh.map({ publicKey.verify(signature: $0, message: messages[index]) }) != true { failures += 1 }
+                        }
+                    }
+                    return failures
+                }
             }
+            return await group.reduce(0, +)
         }
-        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(failures == 0)
     }
 }

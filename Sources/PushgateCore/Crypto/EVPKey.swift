@@ -128,18 +128,4 @@ final class EVPKey: @unchecked Sendable {
         if !valid { OpenSSLCall.discardErrors() }
         return valid
     }
-
-    /// Verifies a DER ECDSA signature over an already computed digest. The hot path of the
-    /// relay: a bare `EVP_PKEY_CTX` costs about half of what `EVP_DigestVerifyInit` sets up.
-    func verifyECDSA(signature: UnsafeBufferPointer<UInt8>, digest: [UInt8]) -> Bool {
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
-            OpenSSLCall.discardErrors()
-            return false
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        let valid = EVP_PKEY_verify_init(context) == 1
-            && EVP_PKEY_verify(context, signature.baseAddress, signature.count, digest, digest.count) == 1
-        if !valid { OpenSSLCall.discardErrors() }
-        return valid
-    }
 }

@@ -1,7 +1,4 @@
-import COpenSSL
-
-/// ECDSA P-256 signatures in IEEE P1363 form (`r ‖ s`, 64 bytes), the form used on the wire,
-/// and their conversion to the DER form OpenSSL verifies.
+/// ECDSA P-256 signatures in IEEE P1363 form (`r ‖ s`, 64 bytes), the form used on the wire.
 ///
 /// - Important: relay-protocol.md §1 — `sig` is exactly 86 chars of unpadded base64url
 ///   decoding to 64 bytes; DER, padding and the standard alphabet are rejected.
@@ -56,49 +53,4 @@ public enum P1363Signature {
         }
         return out
     }()
-
-    /// `r ‖ s` → DER `ECDSA-Sig-Value`, written into a buffer lent to `body`.
-    static func withDER<Result>(_ signature: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        guard signature.count == size, let sig = ECDSA_SIG_new() else { return nil }
-        defer { ECDSA_SIG_free(sig) }
-        guard let r = BN_bin2bn(signature, Int32(P256Curve.fieldSize), nil) else { return nil }
-        guard let s = signature.withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress! + P256Curve.fieldSize, Int32(P256Curve.fieldSize), nil) }) else {
-            BN_free(r)
-            return nil
-        }
-        guard ECDSA_SIG_set0(sig, r, s) == 1 else {  // takes ownership of r and s on success
-            BN_free(r)
-            BN_free(s)
-            return nil
-        }
-        // Two 33-byte INTEGERs and the SEQUENCE header: at most 72 bytes.
-        var der = [UInt8](repeating: 0, count: 72)
-        let length = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard i2d_ECDSA_SIG(sig, nil) <= Int32(buffer.count) else { return -1 }
-            var cursor = buffer.baseAddress
-            return i2d_ECDSA_SIG(sig, &cursor)
-        }
-        guard length > 0 else { return nil }
-        return der.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<Int(length)])) }
-    }
-
-    /// DER `ECDSA-Sig-Value` (what OpenSSL signs to) → `r ‖ s`.
-    static func fromDER(_ der: [UInt8], operation: String) throws -> [UInt8] {
-        let sig: OpaquePointer = try der.withUnsafeBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            guard let sig = d2i_ECDSA_SIG(nil, &cursor, buffer.count) else { throw CryptoError.openSSL(operation) }
-            return sig
-        }
-        defer { ECDSA_SIG_free(sig) }
-        var r: OpaquePointer?
-        var s: OpaquePointer?
-        ECDSA_SIG_get0(sig, &r, &s)
-        var out = [UInt8](repeating: 0, count: size)
-        let width = Int32(P256Curve.fieldSize)
-        let written = out.withUnsafeMutableBufferPointer { buffer in
-            BN_bn2binpad(r, buffer.baseAddress, width) == width && BN_bn2binpad(s, buffer.baseAddress! + P256Curve.fieldSize, width) == width
-        }
-        guard written else { throw CryptoError(operation: operation, message: "signature component too large") }
-        return out
-    }
 }

@@ -2,12 +2,13 @@ import COpenSSL
 
 /// An ECDSA P-256 private key: generation, PKCS#8 PEM and JWK import/export, and signing.
 ///
-/// Safe to share between threads: the OpenSSL key is never changed after `init`, and each
-/// `sign` call uses its own OpenSSL context.
+/// Safe to share between threads: the OpenSSL key and its signing context are never changed
+/// after `init`, and each `sign` call works on its own copy of that context.
 public final class P256PrivateKey: Sendable {
     /// The matching public key.
     public let publicKey: P256PublicKey
     private let key: EVPKey
+    private let signer: ECDSAContextTemplate
 
     /// Generates a new random key pair. Stops the process if OpenSSL cannot (a broken RNG).
     public convenience init() {
@@ -57,6 +58,7 @@ public final class P256PrivateKey: Sendable {
     private init(validated key: EVPKey, operation: String) throws {
         let (x, y) = try P256Curve.coordinates(of: key, operation: operation)
         self.key = key
+        signer = try ECDSAContextTemplate(key: key, purpose: .sign, operation: operation)
         publicKey = try P256PublicKey(validKey: P256Curve.publicKey(x: x, y: y, operation: operation), x: x, y: y)
     }
 
@@ -81,6 +83,10 @@ public final class P256PrivateKey: Sendable {
     /// so two signatures of one message differ).
     public func sign(_ message: [UInt8]) throws -> [UInt8] {
         let operation = "P-256 sign"
-        return try P1363Signature.fromDER(key.signSHA256(message, operation: operation), operation: operation)
+        let der = try signer.sign(digest: SHA256.hash(message), operation: operation)
+        guard let signature = ECDSASignatureDER.decode(der) else {
+            throw CryptoError(operation: operation, message: "OpenSSL returned a signature that is not canonical DER")
+        }
+        return signature
     }
 }

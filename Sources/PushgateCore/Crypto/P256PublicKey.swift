@@ -1,7 +1,8 @@
 /// A host's ECDSA P-256 public key: strict JWK parsing, `serverId`, and signature verification.
 ///
-/// Safe to share between threads: the OpenSSL key is built once and never changed, and every
-/// `verify` call uses its own OpenSSL contexts, so one cached instance can verify concurrently.
+/// Safe to share between threads: the OpenSSL key and its verification context are built once
+/// and never changed, and every `verify` call works on its own copy of that context, so one
+/// cached instance can verify concurrently.
 ///
 /// - Important: relay-protocol.md §1 — the JWK has exactly `kty`, `crv`, `x`, `y`; `serverId`
 ///   hashes `{"crv":"P-256","kty":"EC","x":…,"y":…}` in that order.
@@ -12,7 +13,7 @@ public final class P256PublicKey: Sendable {
     public let y: String
     /// Unpadded base64url SHA-256 of the canonical JWK (43 chars): the host's identity.
     public let serverId: String
-    private let key: EVPKey
+    private let verifier: ECDSAContextTemplate
 
     private static let operation = "P-256 public key"
 
@@ -31,15 +32,16 @@ public final class P256PublicKey: Sendable {
     public init(x: String, y: String) throws {
         let xBytes = try Self.coordinate(x, name: "x")
         let yBytes = try Self.coordinate(y, name: "y")
-        key = try P256Curve.publicKey(x: xBytes, y: yBytes, operation: Self.operation)
+        let key = try P256Curve.publicKey(x: xBytes, y: yBytes, operation: Self.operation)
+        verifier = try ECDSAContextTemplate(key: key, purpose: .verify, operation: Self.operation)
         self.x = x
         self.y = y
         serverId = Base64URL.encode(SHA256.hash(Array(Self.canonicalJWK(x: x, y: y).utf8)))
     }
 
     /// A key known to be valid, as derived from a private key.
-    init(validKey key: EVPKey, x: [UInt8], y: [UInt8]) {
-        self.key = key
+    init(validKey key: EVPKey, x: [UInt8], y: [UInt8]) throws {
+        verifier = try ECDSAContextTemplate(key: key, purpose: .verify, operation: Self.operation)
         self.x = Base64URL.encode(x)
         self.y = Base64URL.encode(y)
         serverId = Base64URL.encode(SHA256.hash(Array(Self.canonicalJWK(x: self.x, y: self.y).utf8)))
@@ -58,8 +60,8 @@ public final class P256PublicKey: Sendable {
     /// `true` when `signature` (64-byte P1363 `r ‖ s`, low-S or high-S) is valid for `message`
     /// under ECDSA with SHA-256. Wrong sizes and malformed values are simply `false`.
     public func verify(signature: [UInt8], message: [UInt8]) -> Bool {
-        let digest = SHA256.hash(message)
-        return P1363Signature.withDER(signature) { der in key.verifyECDSA(signature: der, digest: digest) } ?? false
+        guard let der = ECDSASignatureDER.encode(p1363: signature) else { return false }
+        return verifier.verify(der: der, digest: SHA256.hash(message))
     }
 
     private static func coordinate(_ text: String, name: String) throws -> [UInt8] {
