@@ -33,7 +33,7 @@ public final class RelayServer: Sendable {
                 return Self.http(refusal)
             })
         } catch {
-            try? await store.close()
+            await store.close()
             throw error
         }
         self.store = store
