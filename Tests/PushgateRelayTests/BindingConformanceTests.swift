@@ -81,7 +81,7 @@ import PushgateProviders
         let key = P256PrivateKey()
         let token = TestToken.make()
         #expect(try await first.host(key).registerToken(token).status == 200)
-        await first.stop()
+        await first.stop(keepFiles: true)
         let second = try await RelayHarness(directory: first.directory)
         #expect(try await second.host(key).send(tokens: [token], title: "again").results.map(\.ok) == [true])
         await second.stop()

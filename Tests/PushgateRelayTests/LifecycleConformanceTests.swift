@@ -7,6 +7,7 @@ import PushgateTesting
 /// relay-protocol.md §10 lines 25 (kill -9), 27 (SIGTERM) and 28 (invalid configuration),
 /// against the built `pushgate-relay` binary.
 @Suite(.serialized) struct LifecycleConformanceTests {
+    /// A fresh directory under the system temporary directory (removed by the caller's `defer`).
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("relay-proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -15,6 +16,7 @@ import PushgateTesting
 
     @Test func registerAnsweredBeforeKillNineSurvives() async throws {
         let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ["PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DRY_RUN": "true",
                            "PUSHGATE_RELAY_DATABASE_PATH": directory.appendingPathComponent("relay.sqlite").path]
         let key = P256PrivateKey()
@@ -34,6 +36,7 @@ import PushgateTesting
 
     @Test func sigtermRefusesNewConnectionsLetsInFlightFinishAndExitsZero() async throws {
         let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let apnsKey = P256PrivateKey()
         var configuration = FakeAPNs.Configuration()
         configuration.credentials = .init(publicKey: apnsKey.publicKey, keyId: "KEYID12345", teamId: "TEAMID1234")

@@ -66,10 +66,11 @@ final class RelayHarness: Sendable {
         SignedRelayClient(baseURL: baseURL, key: key, clock: clock)
     }
 
-    /// Stops the relay and the fake.
-    func stop() async {
+    /// Stops the relay and the fake; removes the data directory unless another harness will reuse it.
+    func stop(keepFiles: Bool = false) async {
         await relay.shutdown(graceSeconds: 1)
         fake.stop()
+        if !keepFiles { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// A raw request, for bodies no host would build.
