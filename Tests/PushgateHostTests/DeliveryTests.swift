@@ -21,6 +21,7 @@ import Testing
         #expect(payloads.first?["aps"]?["thread-id"] == "ready-s1")
         #expect(payloads.first?["sessionId"] == "s1")
         #expect(harness.fake.requests.first?.header("apns-collapse-id") == "ready-s1")
+        #expect(harness.relayCount("send") == 1)
         #expect(harness.leaks([token, "任務已完成", "Refactor auth"]).isEmpty)
         await harness.stop()
     }
@@ -37,6 +38,7 @@ import Testing
         #expect(titles == ["Needs your answer", "Besoin de votre réponse", "Precisa da sua resposta"])
         #expect(tokens.map { harness.payloads($0.1).first?["aps"]?["badge"] } == [1, 1, 1])
         #expect(harness.fake.requests.count == 3)
+        #expect(harness.relayCount("send") == 3)
         await harness.stop()
     }
 
@@ -48,6 +50,7 @@ import Testing
         #expect(result["accepted"] == 101)
         #expect(harness.fake.requests.count == 101)
         #expect(Set(harness.fake.requests.compactMap(\.deviceToken)) == Set(tokens))
+        #expect(harness.relayCount("send") == 2)
         await harness.stop()
     }
 

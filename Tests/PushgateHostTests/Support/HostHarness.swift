@@ -30,7 +30,7 @@ final class HostHarness: Sendable {
     /// `mode` `relay` starts a relay; `apns` points the host's direct client at the fake.
     /// `relayURL` overrides the relay the host uses (a stub); `hostEnvironment` adds settings.
     init(mode: IOSPushMode = .relay, relayURL override: String? = nil, hostEnvironment: [String: String] = [:],
-         home existing: TemporaryHome? = nil) async throws {
+         relaySettings: [String: String] = [:], home existing: TemporaryHome? = nil) async throws {
         clock = ManualClock(milliseconds: SystemClock().nowMilliseconds)
         scheduler = ManualScheduler(clock: clock)
         apnsKey = P256PrivateKey()
@@ -39,14 +39,14 @@ final class HostHarness: Sendable {
         fakeConfiguration.clock = clock
         fake = try FakeAPNs(configuration: fakeConfiguration)
         home = existing ?? TemporaryHome()
-        let directory = home.path + "-relay"
+        let directory = home.path + "-relay-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         caFile = directory + "/fake-apns-ca.pem"
         try fake.certificatePEM.write(toFile: caFile, atomically: true, encoding: .utf8)
         let fakeOrigin = "https://127.0.0.1:\(fake.port)"
         var relayURL = override
         if mode == .relay && override == nil {
-            let environment = [
+            var environment = [
                 "PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DATABASE_PATH": directory + "/relay.sqlite",
                 "PUSHGATE_RELAY_APNS_KEY_ID": Self.keyId, "PUSHGATE_RELAY_APNS_TEAM_ID": Self.teamId,
                 "PUSHGATE_RELAY_APNS_BUNDLE_ID": Self.bundleId, "PUSHGATE_RELAY_APNS_P8": try apnsKey.pkcs8PEM,
@@ -54,6 +54,7 @@ final class HostHarness: Sendable {
                 "PUSHGATE_RELAY_APNS_CA_FILE": caFile, "PUSHGATE_RELAY_REGISTER_LIMIT_PER_MINUTE": "100000",
                 "PUSHGATE_RELAY_SEND_LIMIT_PER_MINUTE": "100000", "PUSHGATE_RELAY_SERVER_SEND_LIMIT_PER_MINUTE": "100000",
             ]
+            for (name, value) in relaySettings { environment["PUSHGATE_RELAY_" + name] = value }
             let configuration = try RelayConfiguration(arguments: [], environment: environment)
             let logger = Logger(component: "relay", minimumLevel: .warning, sink: logs)
             let relay = try await RelayServer(configuration: configuration,
@@ -116,6 +117,11 @@ final class HostHarness: Sendable {
         if let name { body["sessionName"] = .string(name) }
         for (key, value) in extra { body[key] = value }
         return try await call("POST", "/api/events", .object(body)).json ?? .null
+    }
+
+    /// Requests the relay answered on `route` (`register`, `send`, …) with `status`.
+    func relayCount(_ route: String, status: Int = 200) -> Int {
+        relay?.service.metrics.requestCount(route: route, status: status) ?? 0
     }
 
     /// Alert payloads the fake received for `token`.
