@@ -16,7 +16,7 @@ public final class HostService: Sendable {
     private let scheduled = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextTaskId = Atomic<Int>(0)
 
-    /// Opens the store and builds the transport the settings ask for. `relayURL` overrides the setting (tests).
+    /// Opens the store and builds the transport the settings ask for; `titles` defaults to the bundled table.
     public init(settings: HostSettings, scheduler: any Scheduler, logger: Logger, titles: NotificationTitles? = nil) throws {
         self.settings = settings
         self.scheduler = scheduler
