@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "PushgateRelay", targets: ["PushgateRelay"]),
         .executable(name: "pushgate", targets: ["pushgate"]),
         .executable(name: "pushgate-relay", targets: ["pushgate-relay"]),
+        .library(name: "PushgateHost", targets: ["PushgateHost"]),
+        .executable(name: "pushgate-host", targets: ["pushgate-host"]),
     ],
     targets: [
         // System libraries (Debian -dev packages installed by Scripts/bootstrap).
@@ -26,11 +28,14 @@ let package = Package(
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
+        .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"],
+                resources: [.copy("Resources/notification-titles.json")]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
         .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateProviders", "PushgateTesting"]),
         .executableTarget(name: "pushgate-relay", dependencies: ["PushgateRelay"]),
+        .executableTarget(name: "pushgate-host", dependencies: ["PushgateHost"]),
 
         // Tests, one target per module.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
@@ -41,6 +46,8 @@ let package = Package(
         .testTarget(name: "PushgateRelayTests",
                     dependencies: ["PushgateRelay", "PushgateProviders", "PushgateTesting", "PushgateCore", "pushgate-relay"]),
         .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
+        .testTarget(name: "PushgateHostTests",
+                    dependencies: ["PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
         .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -43,7 +43,12 @@ struct HTTP2ClientPoolTests {
         let results = await fixture.sendAll((0..<300).map { fixture.request(token: HTTP2FakeFixture.token($0)) })
         #expect(results.map(outcome) == Array(repeating: "200", count: 300))
         #expect(fixture.fake.counters.connectionsAccepted == 1)
-        #expect(fixture.pool.statistics(for: fixture.origin) == HTTP2OriginStatistics(connections: 1, openStreams: 0, waitingRequests: 0))
+        // Statistics are published by the I/O thread after each pass; let it finish closing the streams.
+        let settled = try await blocking {
+            for _ in 0..<2_000 where fixture.pool.statistics(for: fixture.origin).openStreams > 0 { usleep(1_000) }
+            return fixture.pool.statistics(for: fixture.origin)
+        }
+        #expect(settled == HTTP2OriginStatistics(connections: 1, openStreams: 0, waitingRequests: 0))
         await fixture.pool.shutdown()
     }
 
@@ -224,8 +229,10 @@ struct HTTP2ClientPoolTests {
     func serverWithoutH2(alpn: [String]) async throws {
         let peer = try HTTP2RawPeer(alpn: alpn, sendsSettings: false)
         let caFile = try TemporaryFile(contents: peer.certificatePEM)
-        let pool = try HTTP2ClientPool(configuration: HTTP2ClientConfiguration(extraCAFile: caFile.path),
-                                       logger: Logger(component: "test", minimumLevel: .error))
+        var configuration = HTTP2ClientConfiguration(extraCAFile: caFile.path)
+        // A peer thread busy with an earlier handshake must not stall the retry for the default 10 s.
+        configuration.connectTimeoutMilliseconds = 1_000
+        let pool = try HTTP2ClientPool(configuration: configuration, logger: Logger(component: "test", minimumLevel: .error))
         let origin = HTTP2Origin(host: "127.0.0.1", port: peer.port)
         await #expect { _ = try await pool.send(HTTP2Request(origin: origin, path: "/")) } throws: { error in
             let error = error as? HTTP2ClientError

@@ -32,9 +32,11 @@ final class HTTP2RawPeer: Sendable {
         thread.start()
     }
 
+    /// Raises the stop flag and waits (at most 2 s) for the peer thread; a thread still blocked in
+    /// a handshake then ends with the process instead of holding up the test run.
     func stop() {
         guard stopped.set() else { return }
-        finished.wait()
+        _ = finished.wait(timeout: .now() + 2)
     }
 
     deinit { stop() }

@@ -1,0 +1,98 @@
+import PushgateCore
+import PushgateHTTP
+
+/// The host's HTTP API (host.md §2) on ``HTTPServer``.
+///
+/// - Important: host.md §2 — bearer auth on `/api/*`, 400 `invalid_request` with the field,
+///   413 over 64 KiB, 404 for unknown routes; nothing a phone sends is logged.
+public final class HostAPI: Sendable {
+    /// The largest request body.
+    public static let maxBodyBytes = 64 * 1024
+
+    public let server: HTTPServer
+    private let logger: Logger
+
+    /// Binds `host:port` and starts serving `service`.
+    public init(service: HostService, host: String, port: UInt16, logger: Logger) throws {
+        self.logger = logger.named("api")
+        let auth = BearerAuth(accessToken: Array(service.settings.accessToken.utf8))
+        let configuration = HTTPServerConfiguration(host: host, port: port, maxBodyBytes: Self.maxBodyBytes,
+                                                    payloadTooLargeResponse: APIResponse.payloadTooLarge,
+                                                    defaultHeaders: ["cache-control": "no-store"], logger: logger.named("http"))
+        server = try HTTPServer(configuration: configuration, router: Self.router(service, logger: logger.named("api")),
+                                preBody: { auth.check($0) })
+    }
+
+    public var port: UInt16 { server.port }
+
+    /// Stops accepting, lets requests in flight finish (up to `grace`), then stops.
+    public func shutdown(grace: Duration) async {
+        server.stopAccepting()
+        _ = await server.waitForInFlight(timeout: grace)
+        server.stop()
+    }
+
+    static func router(_ service: HostService, logger: Logger) -> Router {
+        var router = Router()
+        router.post("/api/push/apns-token") { request in
+            await handle(request, logger) { json in
+                try await service.registerAlertToken(try TokenRequest(json: json).token)
+                return APIResponse.ok
+            }
+        }
+        router.delete("/api/push/apns-token") { request in
+            await handle(request, logger) { json in
+                let reader = try FieldReader(json, path: "")
+                try reader.requireOnly(["token", "client"])
+                try await service.removeAlertToken(try TokenRequest.deviceToken(reader))
+                return APIResponse.ok
+            }
+        }
+        router.post("/api/push/visibility") { request in
+            await handle(request, logger) { json in
+                let reader = try FieldReader(json, path: "")
+                guard case .bool(let visible)? = reader.object["visible"] else {
+                    throw WireFieldError(field: "visible", problem: "must be a boolean")
+                }
+                if visible { try await service.clearBadge() }
+                return APIResponse.ok
+            }
+        }
+        for action in ["view", "message-sent"] {
+            router.post("/api/sessions/:id/\(action)") { _ in
+                await handle(nil, logger) { _ in
+                    try await service.clearBadge()
+                    return APIResponse.ok
+                }
+            }
+        }
+        router.post("/api/events") { request in
+            await handle(request, logger) { json in
+                let result = await service.handle(try HostEvent(json: json))
+                return APIResponse.json(result.pending ? 202 : 200, result.json)
+            }
+        }
+        router.get("/api/status") { _ in
+            await handle(nil, logger) { _ in APIResponse.json(200, try await service.status()) }
+        }
+        return router
+    }
+
+    /// Parses the body (when `request` is given) and maps failures to 400/500.
+    private static func handle(_ request: HTTPRequest?, _ logger: Logger,
+                               _ body: (JSONValue) async throws -> HTTPResponse) async -> HTTPResponse {
+        do {
+            var json = JSONValue.null
+            if let request {
+                guard let parsed = try? JSONValue.parse(request.body) else { return APIResponse.invalid("body") }
+                json = parsed
+            }
+            return try await body(json)
+        } catch let error as WireFieldError {
+            return APIResponse.invalid(error.field)
+        } catch {
+            logger.error("request failed inside the host; see the error", ["error": "\(error)"])
+            return APIResponse.internalError
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// One content-free alert for up to ``maxTokens`` tokens of one locale and APNs environment.
+public struct AlertBatch: Sendable, Equatable {
+    /// The most tokens in one signed send.
+    public static let maxTokens = 100
+
+    public var tokens: [String]
+    public var title: String
+    public var body: String
+    public var badge: Int
+    /// The tag: `collapseId` and APNs `thread-id`.
+    public var tag: String
+    /// `production` or `sandbox`.
+    public var environment: String
+    public var sessionId: String
+
+    /// `data` as sent: only the session id.
+    public var data: [(key: String, value: String)] { [("sessionId", sessionId)] }
+}
+
+/// What became of one token in a batch.
+public enum TokenOutcome: Sendable, Equatable {
+    /// The provider accepted it.
+    case accepted
+    /// Not sent or not accepted this time; the token stays.
+    case failed
+    /// The provider said the token is dead; the host forgets it.
+    case dropped
+}

@@ -1,0 +1,56 @@
+import PushgateCore
+
+/// Sends one event to every registered alert token: badge, composition, registration,
+/// batches, and local clean-up of dead tokens.
+///
+/// - Important: host.md §4 and §5 — each push adds its tag to the persisted badge set and
+///   carries the set's size; a failed batch does not stop the others; `drop` deletes locally.
+public final class AlertDispatcher: Sendable {
+    private let store: HostStore
+    private let transport: (any AlertTransport)?
+    private let composer: AlertComposer
+    private let logger: Logger
+
+    /// `transport` is nil when iOS push is off.
+    public init(store: HostStore, transport: (any AlertTransport)?, composer: AlertComposer, logger: Logger) {
+        self.store = store
+        self.transport = transport
+        self.composer = composer
+        self.logger = logger.named("dispatch")
+    }
+
+    public var transportName: String { transport?.name ?? "off" }
+
+    public func dispatch(_ event: HostEvent) async -> DispatchResult {
+        do {
+            return try await send(event)
+        } catch {
+            logger.error("dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
+            return DispatchResult(badge: (try? await store.badgeCount()) ?? 0)
+        }
+    }
+
+    private func send(_ event: HostEvent) async throws -> DispatchResult {
+        let tokens = try await store.alertTokens().filter { $0.platform == "ios" }
+        guard let transport, !tokens.isEmpty else { return DispatchResult(badge: try await store.badgeCount()) }
+        let tag = NotificationTag.make(for: event)
+        let badge = try await store.addBadgeTag(tag)
+        var result = DispatchResult(badge: badge)
+        let ready = await transport.prepare(tokens.map(\.token))
+        result.failed = tokens.count - tokens.filter { ready.contains($0.token) }.count
+        let batches = composer.batches(for: event, tokens: tokens.filter { ready.contains($0.token) }, badge: badge, tag: tag)
+        let outcomes = await forEachConcurrently(batches, limit: 4) { batch in await transport.deliver(batch) }
+        for outcome in outcomes.flatMap(\.self) {
+            switch outcome.value {
+            case .accepted: result.accepted += 1
+            case .failed: result.failed += 1
+            case .dropped:
+                result.dropped += 1
+                try await store.deleteAlertToken(outcome.key)
+            }
+        }
+        logger.info("event dispatched", ["type": event.type.rawValue, "transport": transport.name, "accepted": "\(result.accepted)",
+                                         "failed": "\(result.failed)", "dropped": "\(result.dropped)", "badge": "\(badge)"])
+        return result
+    }
+}

@@ -1,0 +1,40 @@
+import PushgateCore
+import PushgateProviders
+
+/// Delivers alerts straight to APNs with the operator's own key, with the payload the relay
+/// would build.
+///
+/// - Important: host.md §5 — same JWT, HTTP/2 and dead-token rules as the relay (relay-protocol.md §4, §7).
+public struct DirectAPNsTransport: AlertTransport {
+    /// The most pushes in flight at once.
+    static let concurrency = 16
+
+    public var name: String { "apns" }
+    private let client: APNsClient
+    private let bundleId: String
+
+    public init(client: APNsClient, bundleId: String) {
+        self.client = client
+        self.bundleId = bundleId
+    }
+
+    public func prepare(_ tokens: [String]) async -> Set<String> { Set(tokens) }
+
+    public func deliver(_ batch: AlertBatch) async -> [String: TokenOutcome] {
+        let environment = APNsEnvironment(rawValue: batch.environment) ?? .production
+        guard let payload = APNsPayload.alert(title: batch.title, body: batch.body, badge: Int64(batch.badge),
+                                              threadId: batch.tag, data: batch.data) else {
+            return Dictionary(batch.tokens.map { ($0, .failed) }, uniquingKeysWith: { a, _ in a })
+        }
+        let results = await forEachConcurrently(batch.tokens, limit: Self.concurrency) { [client, bundleId] token -> (String, TokenOutcome) in
+            guard let notification = try? APNsNotification.alert(deviceToken: token, bundleId: bundleId, payload: payload,
+                                                                 collapseId: batch.tag) else { return (token, .failed) }
+            switch await client.send(notification, environment: environment) {
+            case .delivered: return (token, .accepted)
+            case .dead: return (token, .dropped)
+            case .transient: return (token, .failed)
+            }
+        }
+        return Dictionary(results, uniquingKeysWith: { a, _ in a })
+    }
+}

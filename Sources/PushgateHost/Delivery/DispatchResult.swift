@@ -1,0 +1,44 @@
+import PushgateCore
+
+/// What became of one event: the answer of `POST /api/events`.
+///
+/// - Important: host.md §5 — `nativeDelivered` is true only when at least one native send was
+///   accepted; the hub uses it to skip its Web Push for the same event.
+public struct DispatchResult: Sendable, Equatable {
+    /// Why an event produced no push.
+    public enum Suppression: String, Sendable {
+        case cooldown, child, system
+    }
+
+    public var accepted = 0
+    public var failed = 0
+    public var dropped = 0
+    public var suppressed: Suppression?
+    /// The badge the pushes carried (or the current badge when nothing was sent).
+    public var badge = 0
+    /// Set on a debounced event: the push, if any, leaves when its window closes (Pushgate extension).
+    public var pending = false
+
+    public var nativeDelivered: Bool { accepted > 0 }
+
+    public init(accepted: Int = 0, failed: Int = 0, dropped: Int = 0, suppressed: Suppression? = nil, badge: Int = 0,
+                pending: Bool = false) {
+        self.accepted = accepted
+        self.failed = failed
+        self.dropped = dropped
+        self.suppressed = suppressed
+        self.badge = badge
+        self.pending = pending
+    }
+
+    /// The wire form; `pending` appears only when true.
+    public var json: JSONValue {
+        var object = JSONObject([
+            ("accepted", .integer(Int64(accepted))), ("failed", .integer(Int64(failed))), ("dropped", .integer(Int64(dropped))),
+            ("suppressed", suppressed.map { .string($0.rawValue) } ?? .null), ("badge", .integer(Int64(badge))),
+            ("nativeDelivered", .bool(nativeDelivered)),
+        ])
+        if pending { object["pending"] = true }
+        return .object(object)
+    }
+}

@@ -1,0 +1,137 @@
+import PushgateCore
+import PushgateProviders
+import Synchronization
+
+/// The host's logic without HTTP: alert tokens, events through the gate to the dispatcher,
+/// badge clearing, and status. The API and the executable are thin layers over it.
+public final class HostService: Sendable {
+    public let settings: HostSettings
+    public let store: HostStore
+    public let scheduler: any Scheduler
+    let dispatcher: AlertDispatcher
+    private let relay: RelayTransport?
+    private let apnsClient: APNsClient?
+    private let logger: Logger
+    private let gate = Mutex<EventGate?>(nil)
+    private let scheduled = Mutex<[Int: Task<Void, Never>]>([:])
+    private let nextTaskId = Atomic<Int>(0)
+
+    /// Opens the store and builds the transport the settings ask for; `titles` defaults to the bundled table.
+    public init(settings: HostSettings, scheduler: any Scheduler, logger: Logger, titles: NotificationTitles? = nil) throws {
+        self.settings = settings
+        self.scheduler = scheduler
+        self.logger = logger
+        store = try HostStore(path: settings.databasePath, clock: scheduler.clock)
+        var relay: RelayTransport?
+        var apnsClient: APNsClient?
+        let transport: (any AlertTransport)?
+        switch settings.iosPushMode {
+        case .relay:
+            if let url = settings.relayURL {
+                relay = RelayTransport(client: SignedRelayClient(baseURL: url, key: settings.signingKey, clock: scheduler.clock),
+                                       store: store, logger: logger)
+            } else {
+                logger.warning("PUSHGATE_PUSH_RELAY_URL is not set; iOS pushes cannot leave this host until it is")
+            }
+            transport = relay
+        case .apns:
+            guard let direct = settings.directAPNs else { throw HostSettingsError("apns mode without APNs settings") }
+            let client = try APNsClient(configuration: direct.configuration, clock: scheduler.clock, logger: logger)
+            apnsClient = client
+            transport = DirectAPNsTransport(client: client, bundleId: direct.bundleId)
+        case .off:
+            transport = nil
+        }
+        self.relay = relay
+        self.apnsClient = apnsClient
+        dispatcher = AlertDispatcher(store: store, transport: transport,
+                                     composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled()), logger: logger)
+        let eventGate = EventGate(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
+        gate.withLock { $0 = eventGate }
+    }
+
+    /// Clears registrations cached for another relay URL, so a relay switch re-registers every token.
+    public func start() async throws {
+        try await store.clearRegistrations(except: relay?.relayURL)
+    }
+
+    // MARK: Events
+
+    /// Suppression, cooldown and debounce, then dispatch.
+    public func handle(_ event: HostEvent) async -> DispatchResult {
+        if event.parentSessionId != nil { return await suppressed(.child) }
+        if event.system { return await suppressed(.system) }
+        switch gate.withLock({ $0 })!.submit(event) {
+        case .dispatch: return await dispatcher.dispatch(event)
+        case .cooldown: return await suppressed(.cooldown)
+        case .debounced:
+            var result = DispatchResult(badge: (try? await store.badgeCount()) ?? 0)
+            result.pending = true
+            return result
+        }
+    }
+
+    /// Waits until every dispatch started by a closed debounce window has finished.
+    public func waitForScheduledDispatches() async {
+        while let task = scheduled.withLock({ $0.values.first }) { await task.value }
+    }
+
+    private func dispatchLater(_ event: HostEvent) {
+        let id = nextTaskId.add(1, ordering: .relaxed).newValue
+        scheduled.withLock { tasks in
+            tasks[id] = Task {
+                _ = await self.dispatcher.dispatch(event)
+                _ = self.scheduled.withLock { $0.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    private func suppressed(_ reason: DispatchResult.Suppression) async -> DispatchResult {
+        DispatchResult(suppressed: reason, badge: (try? await store.badgeCount()) ?? 0)
+    }
+
+    // MARK: Tokens and badge
+
+    /// Stores or refreshes an alert token; in relay mode it is registered now (and again before a send if that fails).
+    public func registerAlertToken(_ token: AlertToken) async throws {
+        try await store.upsertAlertToken(token)
+        if let relay { _ = await relay.prepare([token.token]) }
+    }
+
+    /// Forgets an alert token locally and unbinds it on the relay.
+    public func removeAlertToken(_ token: String) async throws {
+        try await store.deleteAlertToken(token)
+        await relay?.unregister(token)
+    }
+
+    /// Re-registers every stored token (after an identity rotation or a relay switch).
+    public func reregisterAll() async throws -> (registered: Int, total: Int) {
+        try await store.clearRegistrations(except: nil)
+        let tokens = try await store.alertTokens().map(\.token)
+        guard let relay else { return (0, tokens.count) }
+        return (await relay.prepare(tokens).count, tokens.count)
+    }
+
+    public func clearBadge() async throws { try await store.clearBadge() }
+
+    /// `GET /api/status`.
+    public func status() async throws -> JSONValue {
+        let counts = try await store.counts()
+        return .object(JSONObject([
+            ("serverId", .string(settings.serverId)),
+            ("iosPush", .object(JSONObject([
+                ("mode", .string(settings.iosPushMode.rawValue)), ("transport", .string(dispatcher.transportName)),
+                ("relayConfigured", .bool(relay != nil)),
+            ]))),
+            ("alertTokens", .integer(Int64(counts.alertTokens))),
+            ("liveActivityTokens", .integer(Int64(counts.liveActivityTokens))),
+            ("badge", .integer(Int64(counts.badge))),
+        ]))
+    }
+
+    /// Stops the APNs client (direct mode).
+    public func shutdown() async {
+        await waitForScheduledDispatches()
+        await apnsClient?.shutdown()
+    }
+}

@@ -1,0 +1,66 @@
+import PushgateCore
+
+/// Reads an OpenChamber `apns-tokens.json` into the host store.
+///
+/// - Important: host.md §8 — version 1 (`tokensBySession`) and version 2 (plus
+///   `liveActivityTokensBySession`, `liveActivityEventVersions`); other versions are refused.
+///   An entry is a token string or an object with `token` and optional `locale`,
+///   `environment`, `client`; Live Activity entries keep `activityId`, `sessionId`, `client`
+///   and their snapshot rows (`items` or `snapshot`).
+public enum OpenChamberImport {
+    /// What an import stored.
+    public struct Summary: Sendable, Equatable {
+        public var alertTokens = 0
+        public var liveActivityTokens = 0
+        public var eventVersions = 0
+    }
+
+    /// Parses `json` and writes its contents into `store`.
+    public static func run(json: [UInt8], into store: HostStore) async throws -> Summary {
+        guard let root = (try? JSONValue.parse(json))?.objectValue else {
+            throw HostSettingsError("the OpenChamber token file is not a JSON object")
+        }
+        let version = root["version"]?.int64Value ?? 1
+        guard version == 1 || version == 2 else {
+            throw HostSettingsError("OpenChamber token file version \(version) is not supported (only 1 and 2); update pushgate-host")
+        }
+        var summary = Summary()
+        for (sessionKey, entries) in root["tokensBySession"]?.objectValue?.members ?? [] {
+            for entry in entries.arrayValue ?? [entries] {
+                guard let token = alertToken(entry) else {
+                    throw HostSettingsError("tokensBySession.\(sessionKey): an entry has no hex token")
+                }
+                try await store.upsertAlertToken(token)
+                summary.alertTokens += 1
+            }
+        }
+        guard version == 2 else { return summary }
+        for (sessionKey, entries) in root["liveActivityTokensBySession"]?.objectValue?.members ?? [] {
+            for entry in entries.arrayValue ?? [entries] {
+                guard let token = entry["token"]?.stringValue, !token.isEmpty else {
+                    throw HostSettingsError("liveActivityTokensBySession.\(sessionKey): an entry has no token")
+                }
+                let rows = entry["items"] ?? entry["snapshot"] ?? .array([])
+                try await store.upsertLiveActivityToken(ImportedLiveActivityToken(
+                    token: token, activityId: entry["activityId"]?.stringValue,
+                    sessionId: entry["sessionId"]?.stringValue ?? sessionKey, client: entry["client"]?.stringValue,
+                    snapshotJSON: rows.serialized()))
+                summary.liveActivityTokens += 1
+            }
+        }
+        for (id, value) in root["liveActivityEventVersions"]?.objectValue?.members ?? [] {
+            guard let version = value.int64Value else { throw HostSettingsError("liveActivityEventVersions.\(id) is not an integer") }
+            try await store.raiseEventVersion(id, to: version)
+            summary.eventVersions += 1
+        }
+        return summary
+    }
+
+    private static func alertToken(_ entry: JSONValue) -> AlertToken? {
+        if let token = entry.stringValue { return token.isEmpty ? nil : AlertToken(token: token) }
+        guard let token = entry["token"]?.stringValue, !token.isEmpty else { return nil }
+        let environment = entry["environment"]?.stringValue ?? entry["env"]?.stringValue
+        return AlertToken(token: token, client: entry["client"]?.stringValue, locale: entry["locale"]?.stringValue,
+                          environment: environment == "sandbox" ? "sandbox" : "production")
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PushgateCore
+import Synchronization
+
+/// `settings.json` in the host home: read whole, changed under one lock, written atomically.
+///
+/// - Important: host.md §1 — writes go to a temporary file (mode 0600) renamed over the old
+///   one, one writer at a time; members the host does not know are kept.
+public final class SettingsFile: Sendable {
+    /// The file's path.
+    public let path: String
+    private let lock = Mutex<Void>(())
+
+    public init(path: String) { self.path = path }
+
+    /// The file's object; empty when the file does not exist.
+    public func read() throws -> JSONObject {
+        try lock.withLock { _ in try readUnlocked() }
+    }
+
+    /// Reads the object, lets `change` edit it, and writes it back when it changed.
+    @discardableResult
+    public func update<R>(_ change: (inout JSONObject) throws -> R) throws -> R {
+        try lock.withLock { _ in
+            let before = try readUnlocked()
+            var object = before
+            let result = try change(&object)
+            if object != before || !FileManager.default.fileExists(atPath: path) { try write(object) }
+            return result
+        }
+    }
+
+    private func readUnlocked() throws -> JSONObject {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw HostSettingsError("cannot read \(path); check its permissions") }
+            return JSONObject()
+        }
+        guard let object = (try? JSONValue.parse(Array(data)))?.objectValue else {
+            throw HostSettingsError("\(path) is not a JSON object; fix or remove it (the signing key lives there, so back it up first)")
+        }
+        return object
+    }
+
+    private func write(_ object: JSONObject) throws {
+        let bytes = Array((JSONValue.object(object).serialized() + "\n").utf8)
+        let temporary = path + ".tmp-" + Hex.encode(SecureRandom.bytes(6))
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure("create", temporary) }
+        var written = 0
+        let ok = bytes.withUnsafeBytes { buffer -> Bool in
+            while written < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 { if errno == EINTR { continue }; return false }
+                written += count
+            }
+            return fsync(descriptor) == 0
+        }
+        let error = ok ? nil : failure("write", temporary)
+        close(descriptor)
+        if let error {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = failure("rename", path)
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    private func failure(_ operation: String, _ file: String) -> HostSettingsError {
+        HostSettingsError("cannot \(operation) \(file): \(String(cString: strerror(errno)))")
+    }
+}

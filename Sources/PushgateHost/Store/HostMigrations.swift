@@ -1,0 +1,24 @@
+import PushgateStore
+
+/// The numbered schema steps of `host.sqlite`.
+///
+/// - Important: host.md §8 — schema changes only through new numbered migrations.
+enum HostMigrations {
+    static let all = [
+        Migration(version: 1, sql: """
+            CREATE TABLE alert_tokens (
+                token TEXT PRIMARY KEY, client TEXT, platform TEXT NOT NULL, locale TEXT,
+                environment TEXT NOT NULL, created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL);
+            CREATE TABLE badge_tags (tag TEXT PRIMARY KEY, added_at INTEGER NOT NULL);
+            CREATE TABLE relay_registrations (
+                relay_url TEXT NOT NULL, token TEXT NOT NULL, kind TEXT NOT NULL, registered_at INTEGER NOT NULL,
+                PRIMARY KEY (relay_url, token, kind));
+            """),
+        Migration(version: 2, sql: """
+            CREATE TABLE live_activity_tokens (
+                token TEXT PRIMARY KEY, activity_id TEXT, session_id TEXT, client TEXT,
+                snapshot TEXT NOT NULL, created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL);
+            CREATE TABLE event_versions (id TEXT PRIMARY KEY, version INTEGER NOT NULL);
+            """),
+    ]
+}

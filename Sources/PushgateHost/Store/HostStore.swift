@@ -1,0 +1,203 @@
+import Foundation
+import PushgateCore
+import PushgateStore
+
+/// `host.sqlite`: alert tokens, the badge tag set, the relay registration cache, and the
+/// imported Live Activity data. Every call runs on the store's own serial queue.
+///
+/// - Important: host.md §8 — WAL, busy timeout, numbered migrations; §4 — the badge set is
+///   persisted so a restart keeps the count.
+public actor HostStore {
+    private let executor: SerialQueueExecutor
+    private let connection: SQLiteConnection
+    private let clock: any WallClock
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Opens (creating and migrating) the database at `path`.
+    public init(path: String, clock: any WallClock) throws {
+        executor = SerialQueueExecutor(label: "pushgate.host.store")
+        try DatabaseDirectory.prepare(for: path)
+        let connection = try SQLiteConnection(path: path)
+        try Migrator.migrate(connection, with: HostMigrations.all)
+        self.connection = connection
+        self.clock = clock
+    }
+
+    // MARK: Alert tokens
+
+    /// Stores a token or refreshes its locale, environment, client and last-seen time.
+    public func upsertAlertToken(_ token: AlertToken) throws {
+        let now = clock.nowMilliseconds
+        try connection.withStatement("""
+            INSERT INTO alert_tokens (token, client, platform, locale, environment, created_at, last_seen_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (token) DO UPDATE SET client = excluded.client, platform = excluded.platform,
+                locale = excluded.locale, environment = excluded.environment, last_seen_at = excluded.last_seen_at
+            """) { statement in
+            try statement.bind(token.token, at: 1)
+            try bindOptional(statement, token.client, at: 2)
+            try statement.bind(token.platform, at: 3)
+            try bindOptional(statement, token.locale, at: 4)
+            try statement.bind(token.environment, at: 5)
+            try statement.bind(token.createdAtMs > 0 ? token.createdAtMs : now, at: 6)
+            try statement.bind(token.lastSeenAtMs > 0 ? token.lastSeenAtMs : now, at: 7)
+            try statement.step()
+        }
+    }
+
+    /// Forgets a token and its cached registrations; returns whether it was known.
+    @discardableResult
+    public func deleteAlertToken(_ token: String) throws -> Bool {
+        try connection.transaction(.immediate) {
+            try run("DELETE FROM relay_registrations WHERE token = ?", token)
+            try run("DELETE FROM alert_tokens WHERE token = ?", token)
+            return connection.changes > 0
+        }
+    }
+
+    /// Every alert token, oldest first.
+    public func alertTokens() throws -> [AlertToken] {
+        try connection.withStatement("""
+            SELECT token, client, platform, locale, environment, created_at, last_seen_at FROM alert_tokens ORDER BY created_at, token
+            """) { statement in
+            var tokens: [AlertToken] = []
+            while try statement.step() {
+                tokens.append(AlertToken(token: statement.string(at: 0) ?? "", client: statement.string(at: 1),
+                                         platform: statement.string(at: 2) ?? "ios", locale: statement.string(at: 3),
+                                         environment: statement.string(at: 4) ?? "production",
+                                         createdAtMs: statement.int64(at: 5), lastSeenAtMs: statement.int64(at: 6)))
+            }
+            return tokens
+        }
+    }
+
+    // MARK: Badge
+
+    /// Adds `tag` to the badge set and returns the set's size.
+    public func addBadgeTag(_ tag: String) throws -> Int {
+        try connection.transaction(.immediate) {
+            try connection.withStatement("INSERT OR IGNORE INTO badge_tags (tag, added_at) VALUES (?, ?)") { statement in
+                try statement.bind(tag, at: 1)
+                try statement.bind(clock.nowMilliseconds, at: 2)
+                try statement.step()
+            }
+            return try count("badge_tags")
+        }
+    }
+
+    /// Empties the badge set.
+    public func clearBadge() throws { try connection.execute("DELETE FROM badge_tags") }
+
+    /// The badge set's size.
+    public func badgeCount() throws -> Int { try count("badge_tags") }
+
+    // MARK: Relay registration cache
+
+    /// Whether `token` of `kind` is known to be registered on the relay at `relayURL`.
+    public func isRegistered(relayURL: String, token: String, kind: String) throws -> Bool {
+        try connection.withStatement("SELECT 1 FROM relay_registrations WHERE relay_url = ? AND token = ? AND kind = ?") { statement in
+            try statement.bind(relayURL, at: 1)
+            try statement.bind(token, at: 2)
+            try statement.bind(kind, at: 3)
+            return try statement.step()
+        }
+    }
+
+    /// Records a successful registration.
+    public func markRegistered(relayURL: String, token: String, kind: String) throws {
+        try connection.withStatement("INSERT OR REPLACE INTO relay_registrations (relay_url, token, kind, registered_at) VALUES (?, ?, ?, ?)") { statement in
+            try statement.bind(relayURL, at: 1)
+            try statement.bind(token, at: 2)
+            try statement.bind(kind, at: 3)
+            try statement.bind(clock.nowMilliseconds, at: 4)
+            try statement.step()
+        }
+    }
+
+    /// Drops every cached registration for another relay URL (all of them when `relayURL` is nil).
+    public func clearRegistrations(except relayURL: String?) throws {
+        if let relayURL { try run("DELETE FROM relay_registrations WHERE relay_url <> ?", relayURL) } else {
+            try connection.execute("DELETE FROM relay_registrations")
+        }
+    }
+
+    // MARK: Live Activity data (imported; used by the Live Activity engine)
+
+    /// Stores an imported Live Activity token.
+    public func upsertLiveActivityToken(_ token: ImportedLiveActivityToken) throws {
+        let now = clock.nowMilliseconds
+        try connection.withStatement("""
+            INSERT OR REPLACE INTO live_activity_tokens (token, activity_id, session_id, client, snapshot, created_at, last_seen_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """) { statement in
+            try statement.bind(token.token, at: 1)
+            try bindOptional(statement, token.activityId, at: 2)
+            try bindOptional(statement, token.sessionId, at: 3)
+            try bindOptional(statement, token.client, at: 4)
+            try statement.bind(token.snapshotJSON, at: 5)
+            try statement.bind(now, at: 6)
+            try statement.bind(now, at: 7)
+            try statement.step()
+        }
+    }
+
+    /// Every stored Live Activity token.
+    public func liveActivityTokens() throws -> [ImportedLiveActivityToken] {
+        try connection.withStatement("SELECT token, activity_id, session_id, client, snapshot FROM live_activity_tokens ORDER BY token") { statement in
+            var tokens: [ImportedLiveActivityToken] = []
+            while try statement.step() {
+                tokens.append(ImportedLiveActivityToken(token: statement.string(at: 0) ?? "", activityId: statement.string(at: 1),
+                                                        sessionId: statement.string(at: 2), client: statement.string(at: 3),
+                                                        snapshotJSON: statement.string(at: 4) ?? "[]"))
+            }
+            return tokens
+        }
+    }
+
+    /// Raises the stored event version of `id` to at least `version`.
+    public func raiseEventVersion(_ id: String, to version: Int64) throws {
+        try connection.withStatement("""
+            INSERT INTO event_versions (id, version) VALUES (?, ?)
+            ON CONFLICT (id) DO UPDATE SET version = max(version, excluded.version)
+            """) { statement in
+            try statement.bind(id, at: 1)
+            try statement.bind(version, at: 2)
+            try statement.step()
+        }
+    }
+
+    /// Every stored event version by id.
+    public func eventVersions() throws -> [String: Int64] {
+        try connection.withStatement("SELECT id, version FROM event_versions") { statement in
+            var versions: [String: Int64] = [:]
+            while try statement.step() { versions[statement.string(at: 0) ?? ""] = statement.int64(at: 1) }
+            return versions
+        }
+    }
+
+    /// Counts for `GET /api/status`.
+    public func counts() throws -> (alertTokens: Int, liveActivityTokens: Int, badge: Int) {
+        (try count("alert_tokens"), try count("live_activity_tokens"), try count("badge_tags"))
+    }
+
+    // MARK: Helpers
+
+    private func count(_ table: String) throws -> Int {
+        // `table` is one of this file's literals, never input.
+        try connection.withStatement("SELECT count(*) FROM \(table)") { statement in
+            try statement.step() ? Int(statement.int64(at: 0)) : 0
+        }
+    }
+
+    private func run(_ sql: String, _ text: String) throws {
+        try connection.withStatement(sql) { statement in
+            try statement.bind(text, at: 1)
+            try statement.step()
+        }
+    }
+
+    private func bindOptional(_ statement: SQLiteStatement, _ value: String?, at index: Int32) throws {
+        if let value { try statement.bind(value, at: index) } else { try statement.bindNull(at: index) }
+    }
+}

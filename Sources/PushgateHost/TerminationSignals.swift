@@ -1,0 +1,27 @@
+import Foundation
+
+/// SIGTERM and SIGINT as something to await, instead of the default "exit at once".
+// @unchecked: both stored properties are immutable after init, and Dispatch sources and
+// AsyncStream are safe to use from any thread.
+final class TerminationSignals: @unchecked Sendable {
+    private let sources: [any DispatchSourceSignal]
+    private let names: AsyncStream<String>
+
+    init() {
+        let (names, continuation) = AsyncStream<String>.makeStream()
+        self.names = names
+        sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(name) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// The name of the next termination signal.
+    func next() async -> String {
+        for await name in names { return name }
+        return "end"
+    }
+}

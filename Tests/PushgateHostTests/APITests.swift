@@ -1,0 +1,48 @@
+import Foundation
+import PushgateCore
+@testable import PushgateHost
+import Testing
+
+/// host.md §9 line 3 and the error answers of §2.
+@Suite struct APITests {
+    @Test func everyAPIRouteNeedsTheBearerToken() async throws {
+        let harness = try await HostHarness(mode: .off)
+        let token = harness.service.settings.accessToken
+        let wrong = String(token.dropLast()) + (token.hasSuffix("A") ? "B" : "A")
+        for (method, path) in [("GET", "/api/status"), ("POST", "/api/events"), ("POST", "/api/push/apns-token"),
+                               ("POST", "/api/sessions/s1/view"), ("DELETE", "/api/push/apns-token")] {
+            for bearer in ["", wrong, "short"] {
+                let answer = try await harness.call(method, path, bearer: bearer)
+                #expect(answer.status == 401, "\(method) \(path)")
+                #expect(answer.json == .object(JSONObject([("error", "unauthorized")])))
+            }
+        }
+        let status = try await harness.call("GET", "/api/status")
+        #expect(status.status == 200)
+        #expect(status.json?["serverId"] == .string(harness.service.settings.serverId))
+        #expect(status.json?["iosPush"]?["mode"] == "off")
+        await harness.stop()
+    }
+
+    @Test func invalidBodiesNameTheFieldAndLimitsHold() async throws {
+        let harness = try await HostHarness(mode: .off)
+        func field(_ path: String, _ body: JSONValue?, raw: [UInt8]? = nil) async throws -> JSONValue? {
+            let answer = try await harness.call("POST", path, body, rawBody: raw)
+            #expect(answer.status == 400)
+            return answer.json?["field"]
+        }
+        #expect(try await field("/api/push/apns-token", .object(JSONObject([("token", "xyz")]))) == "token")
+        #expect(try await field("/api/push/apns-token", .object(JSONObject([("token", .string(TestToken.make())), ("environment", "dev")]))) == "environment")
+        #expect(try await field("/api/events", .object(JSONObject([("sessionId", "s")]))) == "type")
+        #expect(try await field("/api/events", .object(JSONObject([("type", "ready"), ("sessionId", "")]))) == "sessionId")
+        #expect(try await field("/api/events", nil, raw: Array("{".utf8)) == "body")
+        #expect(try await field("/api/push/visibility", .object(JSONObject([("visible", "yes")]))) == "visible")
+        let big = try await harness.call("POST", "/api/events", rawBody: [UInt8](repeating: 0x20, count: HostAPI.maxBodyBytes + 1))
+        #expect(big.status == 413)
+        #expect(try await harness.call("GET", "/api/nothing-here").status == 404)
+        #expect(try await harness.call("PUT", "/api/status").status == 404)
+        let unknownType = try await harness.call("POST", "/api/events", .object(JSONObject([("type", "brand_new"), ("sessionId", "s")])))
+        #expect(unknownType.status == 200 && unknownType.json?["nativeDelivered"] == false)
+        await harness.stop()
+    }
+}

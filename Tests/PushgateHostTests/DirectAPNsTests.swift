@@ -1,0 +1,36 @@
+import Foundation
+import PushgateCore
+@testable import PushgateHost
+import PushgateTesting
+import Testing
+
+/// host.md §9 line 15: direct APNs mode.
+@Suite struct DirectAPNsTests {
+    @Test func directModeSendsTheRelayPayloadAndDeletesDeadTokens() async throws {
+        let harness = try await HostHarness(mode: .apns)
+        #expect(harness.relay == nil)
+        let alive = TestToken.make(), dead = TestToken.make()
+        try await harness.register(alive, locale: "ja", environment: "sandbox")
+        try await harness.register(dead, locale: "ja")
+        harness.fake.script(token: dead, .unregistered)
+        let result = try await harness.event("permission", "s1", name: "Deploy", extra: [("requestId", "r7")])
+        #expect(result["pending"] == true)
+        harness.scheduler.advance(byMs: EventGate.debounceMs)
+        await harness.service.waitForScheduledDispatches()
+        let request = try #require(harness.fake.requests.first { $0.deviceToken == alive })
+        #expect(request.status == 200, "the fake accepted the provider JWT")
+        #expect(request.header("apns-topic") == HostHarness.bundleId)
+        #expect(request.header("apns-push-type") == "alert")
+        #expect(request.header("apns-priority") == "10")
+        #expect(request.header("apns-collapse-id") == "permission-r7")
+        let expected = try #require(APNsPayload.alert(title: "許可が必要です", body: "Deploy", badge: 1, threadId: "permission-r7",
+                                                      data: [("sessionId", "s1")]))
+        #expect(request.payload == (try JSONValue.parse(expected)))
+        let bearer = try #require(request.header("authorization")).dropFirst("bearer ".count)
+        let jwt = try #require(JWT.verifyES256(String(bearer), publicKey: harness.apnsKey.publicKey))
+        #expect(jwt.header["kid"] == .string(HostHarness.keyId) && jwt.claims["iss"] == .string(HostHarness.teamId))
+        #expect(try await harness.service.store.alertTokens().map(\.token) == [alive])
+        #expect(harness.leaks([alive, dead, "許可が必要です", "Deploy", String(bearer)]).isEmpty)
+        await harness.stop()
+    }
+}

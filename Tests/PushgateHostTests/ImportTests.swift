@@ -1,0 +1,66 @@
+import Foundation
+import PushgateCore
+@testable import PushgateHost
+import Testing
+
+/// host.md §9 line 21: OpenChamber token files.
+@Suite struct ImportTests {
+    private func store() throws -> HostStore {
+        let home = TemporaryHome()
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        return try HostStore(path: home.path + "/host.sqlite", clock: ManualClock())
+    }
+
+    @Test func versionOneKeepsEveryTokenAndLocale() async throws {
+        let store = try store()
+        let json = #"""
+        {"version":1,"tokensBySession":{"global":[{"token":"aa11","locale":"zh-Hant-TW","environment":"sandbox"},
+         {"token":"bb22","locale":"pt"}],"legacy":["cc33"]}}
+        """#
+        let summary = try await OpenChamberImport.run(json: Array(json.utf8), into: store)
+        #expect(summary.alertTokens == 3)
+        let tokens = try await store.alertTokens().sorted { $0.token < $1.token }
+        #expect(tokens.map(\.token) == ["aa11", "bb22", "cc33"])
+        #expect(tokens.map(\.locale) == ["zh-Hant-TW", "pt", nil])
+        #expect(tokens.map(\.environment) == ["sandbox", "production", "production"])
+    }
+
+    @Test func versionTwoKeepsLiveActivityTokensSnapshotsAndVersions() async throws {
+        let store = try store()
+        let json = #"""
+        {"version":2,"tokensBySession":{"global":[{"token":"aa11","locale":"fr"}]},
+         "liveActivityTokensBySession":{"s1":[{"token":"dd44","activityId":"act-1","client":"phone-1",
+           "items":[{"sessionID":"s1","title":"Build","status":"working","startedAt":1764669600}]}]},
+         "liveActivityEventVersions":{"s1":1764669600123,"live":1764669600456}}
+        """#
+        let summary = try await OpenChamberImport.run(json: Array(json.utf8), into: store)
+        #expect(summary == OpenChamberImport.Summary(alertTokens: 1, liveActivityTokens: 1, eventVersions: 2))
+        let live = try await store.liveActivityTokens()
+        #expect(live.map(\.token) == ["dd44"])
+        #expect(live.first?.activityId == "act-1" && live.first?.sessionId == "s1" && live.first?.client == "phone-1")
+        #expect(try JSONValue.parse(live.first?.snapshotJSON ?? "") ==
+                (try JSONValue.parse(#"[{"sessionID":"s1","title":"Build","status":"working","startedAt":1764669600}]"#)))
+        #expect(try await store.eventVersions() == ["s1": 1764669600123, "live": 1764669600456])
+        #expect(try await store.alertTokens().map(\.locale) == ["fr"])
+    }
+
+    @Test func unknownVersionIsRefused() async throws {
+        let store = try store()
+        await #expect(throws: HostSettingsError.self) {
+            try await OpenChamberImport.run(json: Array(#"{"version":3,"tokensBySession":{}}"#.utf8), into: store)
+        }
+        #expect(try await store.alertTokens().isEmpty)
+    }
+
+    @Test func commandLineImportsIntoTheHome() async throws {
+        let home = TemporaryHome()
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        let file = home.path + "/apns-tokens.json"
+        try #"{"version":1,"tokensBySession":{"g":["aa11"]}}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(await HostMain.run(arguments: ["import-openchamber", file], environment: home.environment()) == 0)
+        try #"{"version":9}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(await HostMain.run(arguments: ["import-openchamber", file], environment: home.environment()) == 2)
+        let store = try HostStore(path: home.path + "/host.sqlite", clock: ManualClock())
+        #expect(try await store.alertTokens().map(\.token) == ["aa11"])
+    }
+}
