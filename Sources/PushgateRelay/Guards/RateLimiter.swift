@@ -50,12 +50,17 @@ public final class RateLimiter: Sendable {
                 purge(&state, nowMs: nowMs)
                 if state.rings.count >= maxKeys { return false }
             }
-            var ring = state.rings[key] ?? Ring()
-            if ring.times.count == limit, ring.times[ring.next] > nowMs - windowMs { return false }
-            ring.append(nowMs, limit: limit)
-            state.rings[key] = ring
-            return true
+            // Mutating in place through the dictionary's default subscript avoids copying the ring.
+            let windowStart = nowMs - windowMs
+            let limit = self.limit
+            return Self.record(&state.rings[key, default: Ring()], nowMs: nowMs, windowStart: windowStart, limit: limit)
         }
+    }
+
+    private static func record(_ ring: inout Ring, nowMs: Int64, windowStart: Int64, limit: Int) -> Bool {
+        if ring.times.count == limit, ring.times[ring.next] > windowStart { return false }
+        ring.append(nowMs, limit: limit)
+        return true
     }
 
     /// Forgets keys with no request inside the window; run from the scheduler.
