@@ -41,7 +41,8 @@ let package = Package(
         .testTarget(name: "PushgateRelayTests",
                     dependencies: ["PushgateRelay", "PushgateProviders", "PushgateTesting", "PushgateCore", "pushgate-relay"]),
         .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
-        .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
+        .testTarget(name: "pushgateTests",
+                    dependencies: ["pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
