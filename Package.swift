@@ -48,7 +48,8 @@ let package = Package(
         .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "PushgateHostTests",
                     dependencies: ["PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
-        .testTarget(name: "pushgateTests", dependencies: ["pushgate", "PushgateCore"]),
+        .testTarget(name: "pushgateTests",
+                    dependencies: ["pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Foundation
 import PushgateCore
 import PushgateProviders
 
@@ -13,41 +14,46 @@ enum RelayCommand {
         pushgate relay resend --relay URL --endpoint NAME --request FILE
         """
 
+    private enum Action: String {
+        case register, unregister, send, resend
+    }
+
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        let action = arguments.nextPositional()
-        let relay = try arguments.requiredOption("relay")
-        let reply: RelayReply
-        switch action {
-        case "register", "unregister":
-            let client = try SignedRelayClient(baseURL: relay, key: ToolFile.privateKey(arguments.requiredOption("key")))
-            let token = try arguments.requiredOption("token")
-            let liveActivity = try kind(arguments.option("kind"))
-            try arguments.finish()
-            reply = try AsyncBridge.wait {
-                switch (action, liveActivity) {
-                case ("register", false): try await client.registerToken(token)
-                case ("register", true): try await client.registerLiveActivityToken(token)
-                case (_, false): try await client.unregisterToken(token)
-                case (_, true): try await client.unregisterLiveActivityToken(token)
-                }
-            }
-        case "send":
-            reply = try send(&arguments, relay: relay)
-        case "resend":
-            let endpoint = try arguments.requiredOption("endpoint")
-            let body = try ToolFile.read(arguments.requiredOption("request"))
-            try arguments.finish()
-            let client = SignedRelayClient(baseURL: relay, key: P256PrivateKey())
-            reply = try AsyncBridge.wait { try await client.post(endpoint, body) }
-        default:
+        // Every usage error is found before any file is read or request sent.
+        guard let action = arguments.nextPositional().flatMap(Action.init(rawValue:)) else {
             throw UsageError("expected register, unregister, send or resend")
+        }
+        let relay = try arguments.requiredOption("relay")
+        guard relay.hasPrefix("http://") || relay.hasPrefix("https://") else {
+            throw UsageError("--relay must be an http:// or https:// URL")
+        }
+        let reply = switch action {
+        case .register, .unregister: try register(&arguments, relay: relay, unregister: action == .unregister)
+        case .send: try send(&arguments, relay: relay)
+        case .resend: try resend(&arguments, relay: relay)
         }
         print("\(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
         return reply.isSuccess ? 0 : 1
     }
 
+    private static func register(_ arguments: inout ArgumentList, relay: String, unregister: Bool) throws -> RelayReply {
+        let keyPath = try arguments.requiredOption("key")
+        let token = try arguments.requiredOption("token")
+        let liveActivity = try kind(arguments.option("kind"))
+        try arguments.finish()
+        let client = try SignedRelayClient(baseURL: relay, key: ToolFile.privateKey(keyPath))
+        return try post(relay) {
+            switch (unregister, liveActivity) {
+            case (false, false): try await client.registerToken(token)
+            case (false, true): try await client.registerLiveActivityToken(token)
+            case (true, false): try await client.unregisterToken(token)
+            case (true, true): try await client.unregisterLiveActivityToken(token)
+            }
+        }
+    }
+
     private static func send(_ arguments: inout ArgumentList, relay: String) throws -> RelayReply {
-        let key = try ToolFile.privateKey(arguments.requiredOption("key"))
+        let keyPath = try arguments.requiredOption("key")
         let tokens = try arguments.requiredOption("tokens").split(separator: ",").map(String.init)
         let title = try arguments.requiredOption("title")
         let body = arguments.option("body")
@@ -60,12 +66,33 @@ enum RelayCommand {
         let data = try arguments.option("data").map(parseData) ?? []
         let savePath = arguments.option("save-request")
         try arguments.finish()
-        let signer = RelayRequestSigner(key: key)
-        let request = try signer.send(tokens: tokens, title: title, body: body, badge: badge, collapseId: collapseId,
-                                      environment: environment, data: data, ts: SystemClock().nowMilliseconds)
+        let key = try ToolFile.privateKey(keyPath)
+        let request = try RelayRequestSigner(key: key).send(
+            tokens: tokens, title: title, body: body, badge: badge, collapseId: collapseId,
+            environment: environment, data: data, ts: SystemClock().nowMilliseconds)
         if let savePath { try ToolFile.createSecret(savePath, contents: request) }
         let client = SignedRelayClient(baseURL: relay, key: key)
-        return try AsyncBridge.wait { try await client.post("send", request) }
+        return try post(relay) { try await client.post("send", request) }
+    }
+
+    /// Posts a saved request byte for byte, e.g. to show that the relay refuses a replay.
+    private static func resend(_ arguments: inout ArgumentList, relay: String) throws -> RelayReply {
+        let endpoint = try arguments.requiredOption("endpoint")
+        let requestPath = try arguments.requiredOption("request")
+        try arguments.finish()
+        let body = try ToolFile.read(requestPath)
+        // The request carries its own key and signature; the client's key signs nothing here.
+        let client = SignedRelayClient(baseURL: relay, key: P256PrivateKey())
+        return try post(relay) { try await client.post(endpoint, body) }
+    }
+
+    /// Waits for a request; a failure before any answer names the relay and the cause.
+    private static func post(_ relay: String, _ request: @escaping @Sendable () async throws -> RelayReply) throws -> RelayReply {
+        do {
+            return try AsyncBridge.wait(request)
+        } catch {
+            throw ToolFailure("no answer from \(relay): \(error.localizedDescription)")
+        }
     }
 
     private static func kind(_ text: String?) throws(UsageError) -> Bool {

@@ -1,38 +1,29 @@
 import Foundation
-import Testing
 
-/// Runs the built `pushgate` executable and captures what it prints.
-struct PushgateTool {
-    /// What one run produced.
-    struct Outcome {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+/// Runs the built `pushgate` and `pushgate-relay` executables and captures what they print.
+enum PushgateTool {
+    typealias Outcome = ChildProcess.Outcome
 
     /// The package root: this file lives in Tests/pushgateTests/.
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let executable = packageRoot.appendingPathComponent(".build/debug/pushgate")
+    static let relayExecutable = packageRoot.appendingPathComponent(".build/debug/pushgate-relay")
 
-    /// Runs `pushgate arguments…`, feeding `input` on standard input.
+    /// Runs `pushgate arguments…` to its end, feeding `input` on standard input.
     static func run(_ arguments: [String], input: String = "") throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                       stderr: String(decoding: err, as: UTF8.self))
+        try start(arguments, input: input).finish()
+    }
+
+    /// ``run(_:input:)`` on a thread of its own, for async tests.
+    static func runOnOwnThread(_ arguments: [String]) async throws -> Outcome {
+        try await onOwnThread { try run(arguments) }
+    }
+
+    /// Starts `pushgate arguments…` and returns at once (long-running commands such as `fake-apns`).
+    static func start(_ arguments: [String], input: String = "") throws -> ChildProcess {
+        try ChildProcess(executable: executable.path, arguments: arguments, input: Array(input.utf8))
     }
 
     /// A fresh empty directory for one test's files.
@@ -45,5 +36,11 @@ struct PushgateTool {
     /// The `Fixtures/<path>` file.
     static func fixture(_ path: String) -> URL {
         packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(path)
+    }
+
+    /// The port of a `listening HOST:PORT` line.
+    static func port(ofListeningLine line: String?) -> UInt16? {
+        guard let line, line.hasPrefix("listening "), let port = line.split(separator: ":").last else { return nil }
+        return UInt16(port)
     }
 }
