@@ -1,11 +1,22 @@
-/// `pushgate bench SUITE [--seconds N]`: single-thread throughput figures per CPU-second, one
-/// JSON line per figure on standard output (`{"name":…,"value":…,"unit":…}`) and a readable
-/// line on standard error. Scripts/bench turns them into docs/performance.md.
+/// `pushgate bench SUITE …`: benchmark figures, one JSON line per figure on standard output
+/// (`{"name":…,"value":…,"unit":…}`) and a readable line on standard error. Scripts/bench
+/// turns them into docs/performance.md.
+///
+/// A suite (`core`) times work on the calling thread per CPU-second; a driver (`apns`,
+/// `relay-send`, …) loads another process that Scripts/bench started and takes its own options.
 enum BenchCommand {
-    /// One named group of measurements; Scripts/bench writes one `## <name>` section per suite.
+    /// One named group of CPU-timed measurements; Scripts/bench writes one `## <name>` section per suite.
     struct Suite: Sendable {
         let name: String
         let run: @Sendable (BenchMeter, (BenchResult) -> Void) throws -> Void
+    }
+
+    /// A load generator or input maker for a measurement across processes.
+    struct Driver: Sendable {
+        let name: String
+        /// Its usage line, starting with `pushgate bench <name>`.
+        let usage: String
+        let run: @Sendable (inout ArgumentList, (BenchFigure) -> Void) throws -> Void
     }
 
     /// Every suite, in the order Scripts/bench runs them.
@@ -13,24 +24,38 @@ enum BenchCommand {
         Suite(name: "core", run: BenchCoreSuite.run),
     ]
 
-    static let usage = "pushgate bench \(suites.map(\.name).joined(separator: "|")) [--seconds N]"
+    static let drivers = [
+        Driver(name: "apns", usage: BenchAPNsSuite.usage, run: BenchAPNsSuite.run),
+        Driver(name: "relay-presign", usage: BenchRelayPresign.usage, run: BenchRelayPresign.run),
+        Driver(name: "relay-post", usage: BenchRelayPost.usage, run: BenchRelayPost.run),
+        Driver(name: "relay-send", usage: BenchRelaySendSuite.usage, run: BenchRelaySendSuite.run),
+    ]
+
+    static let usage = (["pushgate bench \(suites.map(\.name).joined(separator: "|")) [--seconds N]"] + drivers.map(\.usage))
+        .joined(separator: "\n")
 
     /// CPU seconds per figure when `--seconds` is not given (as Scripts/bench's `openssl speed -seconds 3`).
     static let defaultSeconds = 3.0
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard let name = arguments.nextPositional() else { throw UsageError("expected a suite name") }
-        guard let suite = suites.first(where: { $0.name == name }) else { throw UsageError("unknown suite \(name)") }
-        let seconds = try arguments.option("seconds").map(parseSeconds) ?? defaultSeconds
-        try arguments.finish()
         #if DEBUG
         ToolCommand.printError("pushgate bench: debug build, figures are not representative (use swift build -c release)")
         #endif
-        try suite.run(BenchMeter(cpuSeconds: seconds)) { result in
-            print(result.jsonLine)
-            ToolCommand.printError(result.humanLine)
+        if let driver = drivers.first(where: { $0.name == name }) {
+            try driver.run(&arguments, report)
+            return 0
         }
+        guard let suite = suites.first(where: { $0.name == name }) else { throw UsageError("unknown suite \(name)") }
+        let seconds = try arguments.option("seconds").map(parseSeconds) ?? defaultSeconds
+        try arguments.finish()
+        try suite.run(BenchMeter(cpuSeconds: seconds)) { report($0.figure) }
         return 0
+    }
+
+    private static func report(_ figure: BenchFigure) {
+        print(figure.jsonLine)
+        ToolCommand.printError(figure.humanLine)
     }
 
     private static func parseSeconds(_ text: String) throws(UsageError) -> Double {

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PushgateCore
 
 /// Times one operation on the calling thread and reports its rate per CPU-second.
 ///
@@ -65,33 +64,10 @@ struct BenchResult {
     /// Operations per CPU-second.
     var rate: Double { Double(iterations) / cpuSeconds }
 
-    /// The machine-readable line Scripts/bench parses: `{"name":…,"value":…,"unit":…}`.
-    var jsonLine: String {
-        let value = (rate * 10).rounded() / 10
-        return JSONObject([("name", .string(name)), ("value", .double(value)), ("unit", .string(unit))]).serialized()
-    }
-
-    /// The line for people: name, rate with thousands separators, the raw count and times.
-    var humanLine: String {
-        let padded = name + String(repeating: " ", count: max(1, 24 - name.count))
-        return "\(padded)\(Self.grouped(Int(rate.rounded()))) \(unit)  (\(Self.grouped(iterations)) in "
-            + "\(Self.twoDecimals(cpuSeconds)) CPU-s, \(Self.twoDecimals(wallSeconds)) s wall)"
-    }
-
-    private static func grouped(_ number: Int) -> String {
-        var digits = String(number)
-        var groups: [Substring] = []
-        while digits.count > 3 {
-            groups.insert(Substring(digits.suffix(3)), at: 0)
-            digits.removeLast(3)
-        }
-        groups.insert(Substring(digits), at: 0)
-        return groups.joined(separator: " ")
-    }
-
-    private static func twoDecimals(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    /// The rate as a figure, with the raw count and times as its detail.
+    var figure: BenchFigure {
+        BenchFigure(name: name, value: rate, unit: unit,
+                    detail: "\(BenchFigure.grouped(iterations)) in \(BenchFigure.twoDecimals(cpuSeconds)) CPU-s, "
+                        + "\(BenchFigure.twoDecimals(wallSeconds)) s wall")
     }
 }

@@ -1,0 +1,46 @@
+import Dispatch
+import Foundation
+import PushgateCore
+import Synchronization
+
+/// `pushgate bench relay-presign`: writes `count` signed `register-token` bodies, one per line,
+/// each for a distinct token and stamped now, for `wrk` to post once each (Scripts/bench).
+enum BenchRelayPresign {
+    static let usage = "pushgate bench relay-presign --count N --out FILE [--key FILE]"
+
+    /// Bodies signed per unit of parallel work.
+    private static let chunkSize = 4_096
+
+    static func run(_ arguments: inout ArgumentList, report: (BenchFigure) -> Void) throws {
+        let count = try arguments.wholeNumber("count", in: 1...10_000_000)
+        let path = try arguments.requiredOption("out")
+        let key = try arguments.option("key").map(ToolFile.privateKey) ?? P256PrivateKey()
+        try arguments.finish()
+
+        let signer = RelayRequestSigner(key: key)
+        let ts = SystemClock().nowMilliseconds
+        // A random prefix keeps the tokens of separate runs apart.
+        let prefix = Hex.encode(SecureRandom.bytes(16))
+        let chunks = Mutex<[Int: Result<[UInt8], any Error>]>([:])
+        let chunkCount = (count + chunkSize - 1) / chunkSize
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let result = Result { () throws -> [UInt8] in
+                var lines: [UInt8] = []
+                for number in (chunk * chunkSize)..<min(count, (chunk + 1) * chunkSize) {
+                    let hex = String(number, radix: 16)
+                    let token = prefix + String(repeating: "0", count: 32 - hex.count) + hex
+                    lines += try signer.registerToken(token, ts: ts)
+                    lines.append(0x0A)
+                }
+                return lines
+            }
+            chunks.withLock { $0[chunk] = result }
+        }
+        var file: [UInt8] = []
+        for chunk in 0..<chunkCount {
+            file += try chunks.withLock { $0[chunk] ?? .failure(ToolFailure("chunk \(chunk) was not signed")) }.get()
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(file)) else { throw ToolFailure("cannot write \(path)") }
+        ToolCommand.printError("pushgate bench relay-presign: \(count) register-token bodies (ts \(ts)) in \(path)")
+    }
+}

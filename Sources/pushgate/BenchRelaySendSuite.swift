@@ -1,0 +1,66 @@
+import PushgateCore
+
+/// `pushgate bench relay-send`: signed `send` requests per second through a relay that
+/// Scripts/bench runs in front of a fake APNs. Registers its tokens first, signs every request
+/// beforehand (each with its own signature, so none is a replay), then posts them from
+/// `concurrency` threads, one keep-alive connection each (``BenchHTTPLoad``).
+enum BenchRelaySendSuite {
+    static let usage = "pushgate bench relay-send --relay http://IPV4:PORT --key FILE --tokens-per-request N "
+        + "--requests M --concurrency C"
+
+    private static let title = "Build finished on relay-01"
+    private static let body = "The agent finished the task and is waiting for your next instruction."
+
+    static func run(_ arguments: inout ArgumentList, report: (BenchFigure) -> Void) throws {
+        let (host, port) = try BenchHTTPConnection.address(of: arguments.requiredOption("relay"))
+        let key = try ToolFile.privateKey(arguments.requiredOption("key"))
+        let tokensPerRequest = try arguments.wholeNumber("tokens-per-request", in: 1...100)
+        let requests = try arguments.wholeNumber("requests", in: 1...1_000_000)
+        let concurrency = try arguments.wholeNumber("concurrency", in: 1...1_000)
+        try arguments.finish()
+
+        let signer = RelayRequestSigner(key: key)
+        let tokens = (0..<tokensPerRequest).map { _ in Hex.encode(SecureRandom.bytes(32)) }
+        let registrar = try BenchHTTPConnection(host: host, port: port)
+        for token in tokens {
+            let reply = try registrar.post("/v1/push/register-token", body: signer.registerToken(token, ts: SystemClock().nowMilliseconds))
+            guard reply.status == 200 else { throw ToolFailure("register-token answered \(reply.status)") }
+        }
+        // One warm-up request per connection, then the timed ones; each signed now, so each is fresh.
+        let bodies = try (0..<(concurrency + requests)).map { _ in
+            try signer.send(tokens: tokens, title: title, body: body, ts: SystemClock().nowMilliseconds)
+        }
+        let run = try BenchHTTPLoad.post(bodies, to: "/v1/push/send", threads: concurrency, host: host, port: port) { reply in
+            try check(reply, expectedOK: tokensPerRequest)
+        }
+
+        let name = "relay.send_\(tokensPerRequest)"
+        let seconds = run.wallSeconds
+        let percentiles = run.latencies.milliseconds(percentiles: [0.5, 0.99])
+        report(BenchFigure(name: "\(name).requests_per_second", value: Double(requests) / seconds, unit: "requests/s",
+                           detail: "\(BenchFigure.grouped(requests)) requests of \(tokensPerRequest) token(s) in "
+                               + "\(BenchFigure.twoDecimals(seconds)) s wall, \(concurrency) connections"))
+        report(BenchFigure(name: "\(name).tokens_per_second", value: Double(requests * tokensPerRequest) / seconds, unit: "tokens/s"))
+        report(BenchFigure(name: "\(name).latency_p50", value: percentiles[0], unit: "ms"))
+        report(BenchFigure(name: "\(name).latency_p99", value: percentiles[1], unit: "ms"))
+    }
+
+    /// A 200 whose results accept every token.
+    private static func check(_ reply: BenchHTTPConnection.Reply, expectedOK: Int) throws {
+        guard reply.status == 200 else {
+            throw ToolFailure("send answered \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
+        }
+        let accepted = Array(#""ok":true"#.utf8)
+        var found = 0
+        var index = reply.body.startIndex
+        while index + accepted.count <= reply.body.endIndex {
+            if reply.body[index..<(index + accepted.count)].elementsEqual(accepted) {
+                found += 1
+                index += accepted.count
+            } else {
+                index += 1
+            }
+        }
+        guard found == expectedOK else { throw ToolFailure("send accepted \(found) of \(expectedOK) tokens") }
+    }
+}
