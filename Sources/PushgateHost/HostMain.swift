@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateHTTP
 
 /// The `pushgate-host` commands: `run` (default), `identity`, `identity rotate`,
 /// `import-openchamber FILE`.

@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateHTTP
 
 /// The `pushgate-relay` process: configuration, start, and shutdown on SIGTERM/SIGINT.
 public enum RelayMain {

@@ -8,7 +8,7 @@ import PushgateStore
 /// - Important: host.md §8 — WAL, busy timeout, numbered migrations; §4 — the badge set is
 ///   persisted so a restart keeps the count.
 public actor HostStore {
-    private let executor: SerialQueueExecutor
+    private let executor: DispatchQueueExecutor
     private let connection: SQLiteConnection
     private let clock: any WallClock
 
@@ -16,7 +16,7 @@ public actor HostStore {
 
     /// Opens (creating and migrating) the database at `path`.
     public init(path: String, clock: any WallClock) throws {
-        executor = SerialQueueExecutor(label: "pushgate.host.store")
+        executor = DispatchQueueExecutor(label: "pushgate.host.store")
         try DatabaseDirectory.prepare(for: path)
         let connection = try SQLiteConnection(path: path)
         try Migrator.migrate(connection, with: HostMigrations.all)

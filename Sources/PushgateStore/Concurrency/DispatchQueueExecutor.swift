@@ -2,13 +2,13 @@ import Dispatch
 
 /// A serial executor backed by its own serial `DispatchQueue`, so an actor using it runs
 /// blocking work (SQLite calls, fsync) on that queue's thread instead of the cooperative pool.
-final class DispatchQueueExecutor: SerialExecutor {
+public final class DispatchQueueExecutor: SerialExecutor {
     private let queue: DispatchQueue
 
     /// Makes an executor on a new serial queue named `label`.
-    init(label: String) { queue = DispatchQueue(label: label) }
+    public init(label: String) { queue = DispatchQueue(label: label) }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
     }
@@ -16,5 +16,5 @@ final class DispatchQueueExecutor: SerialExecutor {
     /// Runs `work` on the queue, outside any task.
     func execute(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
 
-    func checkIsolated() { dispatchPrecondition(condition: .onQueue(queue)) }
+    public func checkIsolated() { dispatchPrecondition(condition: .onQueue(queue)) }
 }

@@ -1,13 +1,15 @@
 import Foundation
 
-/// SIGTERM and SIGINT as something to await, instead of the default "exit at once".
+/// SIGTERM and SIGINT as something to await, instead of the default "exit at once", so a
+/// server can stop accepting and finish in-flight work first.
 // @unchecked: both stored properties are immutable after init, and Dispatch sources and
 // AsyncStream are safe to use from any thread.
-final class TerminationSignals: @unchecked Sendable {
+public final class TerminationSignals: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
     private let names: AsyncStream<String>
 
-    init() {
+    /// Starts catching SIGTERM and SIGINT (they no longer end the process by themselves).
+    public init() {
         let (names, continuation) = AsyncStream<String>.makeStream()
         self.names = names
         sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
@@ -20,7 +22,7 @@ final class TerminationSignals: @unchecked Sendable {
     }
 
     /// The name of the next termination signal.
-    func next() async -> String {
+    public func next() async -> String {
         for await name in names { return name }
         return "end"
     }
