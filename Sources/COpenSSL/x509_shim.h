@@ -10,9 +10,6 @@
 
 /* Certificate-building wrappers (self-signed certificates for the test servers). */
 
-/* EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen. */
-static inline EVP_PKEY *pg_x509_generate_p256_key(void) { return EVP_EC_gen("P-256"); }
-
 /* BIO_get_mem_data is a macro over BIO_ctrl. */
 static inline long pg_x509_bio_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 

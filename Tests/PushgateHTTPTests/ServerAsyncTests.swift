@@ -17,11 +17,7 @@ import Testing
         let server = try Self.server(gate: gate)
         let port = server.port
         let slow = try await blocking {
-            try ["a", "b"].map { name in
-                let connection = try TestConnection(port: port)
-                try connection.request("GET", "/slow/\(name)")
-                return connection
-            }
+            try ["a", "b"].map { try TestConnection.sending("GET", "/slow/\($0)", port: port) }
         }
         await gate.waitForArrivals(2)
         let (fast, slowPending) = try await blocking {
@@ -42,11 +38,7 @@ import Testing
         let gate = Gate()
         let server = try Self.server(gate: gate)
         let port = server.port
-        let connection = try await blocking {
-            let connection = try TestConnection(port: port)
-            try connection.request("GET", "/slow/x")
-            return connection
-        }
+        let connection = try await blocking { try TestConnection.sending("GET", "/slow/x", port: port) }
         await gate.waitForArrivals(1)
         await gate.open()
         let (first, second) = try await blocking {

@@ -19,11 +19,7 @@ import Glibc
         let gate = Gate()
         let server = try Self.server(gate: gate)
         let port = server.port
-        let connection = try await blocking {
-            let connection = try TestConnection(port: port)
-            try connection.request("GET", "/slow")
-            return connection
-        }
+        let connection = try await blocking { try TestConnection.sending("GET", "/slow", port: port) }
         await gate.waitForArrivals(1)
         server.stopAccepting()
         let refused = try await blocking { () -> Int32? in
@@ -51,11 +47,7 @@ import Glibc
         let sink = Logger.MemorySink()
         let server = try Self.server(gate: gate, logger: Logger(component: "test", sink: sink))
         let port = server.port
-        let connection = try await blocking {
-            let connection = try TestConnection(port: port)
-            try connection.request("GET", "/slow")
-            return connection
-        }
+        let connection = try await blocking { try TestConnection.sending("GET", "/slow", port: port) }
         await gate.waitForArrivals(1)
         server.stopAccepting()
         #expect(await server.waitForInFlight(timeout: .milliseconds(50)) == false)

@@ -67,6 +67,13 @@ final class TestConnection: @unchecked Sendable {
 
     deinit { close(socket) }
 
+    /// Connects and sends a request without waiting for its answer (for handlers that hold it).
+    static func sending(_ method: String, _ target: String, port: UInt16) throws -> TestConnection {
+        let connection = try TestConnection(port: port)
+        try connection.request(method, target)
+        return connection
+    }
+
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) throws {

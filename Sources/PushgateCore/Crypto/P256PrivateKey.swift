@@ -62,6 +62,12 @@ public final class P256PrivateKey: Sendable {
         publicKey = try P256PublicKey(validKey: P256Curve.publicKey(x: x, y: y, operation: operation), x: x, y: y)
     }
 
+    /// Lends the OpenSSL key to `body` (PushgateTesting signs test certificates with it); the
+    /// pointer must not escape it.
+    package func withEVPKey<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        try key.withPointer(body)
+    }
+
     /// The key as unencrypted PKCS#8 PEM (`BEGIN PRIVATE KEY`). Store it with mode 0600.
     public var pkcs8PEM: String {
         get throws {

@@ -32,6 +32,9 @@ public enum Hex {
         return out
     }
 
+    /// Whether `byte` is a hex digit of either case.
+    package static func isDigit(_ byte: UInt8) -> Bool { value(byte) != nil }
+
     private static func value(_ char: UInt8) -> UInt8? {
         switch char {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): char - UInt8(ascii: "0")

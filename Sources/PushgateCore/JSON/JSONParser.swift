@@ -7,25 +7,21 @@ extension JSONValue {
     /// without fraction or exponent that fit in 64 bits kept exact as `.integer`, every other
     /// number a finite `.double`.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) -> JSONValue in
-                var parser = JSONParser(input: buffer, maxDepth: maxDepth)
-                return try parser.parseDocument()
-            }
-        }
-        return try result.get()
+        try bytes.withUnsafeBufferPointer { parse(utf8: $0, maxDepth: maxDepth) }.get()
     }
 
     /// Parses the UTF-8 of `text` by the same rules as the byte form.
     public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         var text = text
-        let result = text.withUTF8 { buffer in
-            Result { () throws(JSONParseError) -> JSONValue in
-                var parser = JSONParser(input: buffer, maxDepth: maxDepth)
-                return try parser.parseDocument()
-            }
+        return try text.withUTF8 { parse(utf8: $0, maxDepth: maxDepth) }.get()
+    }
+
+    /// The borrowing closures rethrow untyped errors, so the typed error travels out as a `Result`.
+    private static func parse(utf8 buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
+        Result { () throws(JSONParseError) -> JSONValue in
+            var parser = JSONParser(input: buffer, maxDepth: maxDepth)
+            return try parser.parseDocument()
         }
-        return try result.get()
     }
 }
 

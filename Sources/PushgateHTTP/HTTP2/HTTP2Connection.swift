@@ -135,13 +135,18 @@ final class HTTP2Connection {
     }
 
     private func startSession() throws {
-        let session = try NGHTTP2Session(callbacks: loop.callbacks, userData: Unmanaged.passUnretained(self).toOpaque())
+        let session: NGHTTP2Session
+        do {
+            session = try NGHTTP2Session(client: loop.callbacks, userData: Unmanaged.passUnretained(self).toOpaque())
+        } catch {
+            throw HTTP2ClientError(error)
+        }
         self.session = session
         // No server push; nothing else differs from the defaults.
         var settings = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0)]
         let status = nghttp2_submit_settings(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         guard status == 0 else {
-            throw HTTP2ClientError(.protocolError, detail: "nghttp2_submit_settings: \(NGHTTP2Session.message(status))")
+            throw HTTP2ClientError(.protocolError, detail: "nghttp2_submit_settings: \(NGHTTP2Error.message(status))")
         }
     }
 
@@ -164,7 +169,7 @@ final class HTTP2Connection {
                 received = true
                 let consumed = input.withUnsafeBufferPointer { nghttp2_session_mem_recv(session.handle, $0.baseAddress, count) }
                 if consumed < 0 {
-                    return close(HTTP2ClientError(.protocolError, detail: "nghttp2_session_mem_recv: \(NGHTTP2Session.message(consumed))"))
+                    return close(HTTP2ClientError(.protocolError, detail: "nghttp2_session_mem_recv: \(NGHTTP2Error.message(consumed))"))
                 }
             case .wantRead:
                 return
@@ -190,7 +195,7 @@ final class HTTP2Connection {
                     var chunk: UnsafePointer<UInt8>?
                     let count = nghttp2_session_mem_send(session.handle, &chunk)
                     if count < 0 {
-                        return close(HTTP2ClientError(.protocolError, detail: "nghttp2_session_mem_send: \(NGHTTP2Session.message(count))"))
+                        return close(HTTP2ClientError(.protocolError, detail: "nghttp2_session_mem_send: \(NGHTTP2Error.message(count))"))
                     }
                     guard count > 0, let chunk else { break }
                     output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
@@ -245,7 +250,7 @@ final class HTTP2Connection {
                 state = .draining
                 return .unavailable
             }
-            return .failed(HTTP2ClientError(.protocolError, detail: "nghttp2_submit_request: \(NGHTTP2Session.message(streamID))"))
+            return .failed(HTTP2ClientError(.protocolError, detail: "nghttp2_submit_request: \(NGHTTP2Error.message(streamID))"))
         }
         streams[streamID] = request
         request.phase = .inFlight(self, streamID: streamID)

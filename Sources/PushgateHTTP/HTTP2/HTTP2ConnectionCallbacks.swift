@@ -3,14 +3,18 @@ import CNGHTTP2
 /// The nghttp2 callbacks of client connections. They capture nothing: the session's user data is
 /// the ``HTTP2Connection`` (unretained; the connection frees its session before it goes away).
 enum HTTP2ConnectionCallbacks {
-    static func make() throws -> NGHTTP2Callbacks {
-        try NGHTTP2Callbacks { table in
-            nghttp2_session_callbacks_set_on_frame_recv_callback(table, onFrameReceived)
-            nghttp2_session_callbacks_set_on_frame_send_callback(table, onFrameSent)
-            nghttp2_session_callbacks_set_on_frame_not_send_callback(table, onFrameNotSent)
-            nghttp2_session_callbacks_set_on_header_callback(table, onHeader)
-            nghttp2_session_callbacks_set_on_data_chunk_recv_callback(table, onDataChunk)
-            nghttp2_session_callbacks_set_on_stream_close_callback(table, onStreamClose)
+    static func make() throws(HTTP2ClientError) -> NGHTTP2Callbacks {
+        do {
+            return try NGHTTP2Callbacks { table in
+                nghttp2_session_callbacks_set_on_frame_recv_callback(table, onFrameReceived)
+                nghttp2_session_callbacks_set_on_frame_send_callback(table, onFrameSent)
+                nghttp2_session_callbacks_set_on_frame_not_send_callback(table, onFrameNotSent)
+                nghttp2_session_callbacks_set_on_header_callback(table, onHeader)
+                nghttp2_session_callbacks_set_on_data_chunk_recv_callback(table, onDataChunk)
+                nghttp2_session_callbacks_set_on_stream_close_callback(table, onStreamClose)
+            }
+        } catch {
+            throw HTTP2ClientError(error)
         }
     }
 

@@ -1,8 +1,8 @@
 import CNGHTTP2
 
-/// A request's header fields (pseudo-headers first) packed into one buffer, built by the caller's
-/// task so the event loop only points nghttp2 at it.
-struct HeaderBlock: Sendable {
+/// Header fields (pseudo-headers first) packed into one buffer, built by the caller's task so the
+/// event loop only points nghttp2 at it.
+package struct HeaderBlock: Sendable {
     private var bytes: [UInt8] = []
     /// Per field: offset of the name, name length, value length (the value follows the name).
     private var layout: [Int] = []
@@ -34,6 +34,12 @@ struct HeaderBlock: Sendable {
         }
     }
 
+    /// A response's fields, as given: the fake server sends whatever its script says.
+    package init(status: Int, headers: [(name: String, value: String)]) {
+        append(":status", String(status))
+        for (name, value) in headers { append(name, value) }
+    }
+
     private mutating func append(_ name: String, _ value: String) {
         layout.append(bytes.count)
         bytes.append(contentsOf: name.utf8)
@@ -43,7 +49,7 @@ struct HeaderBlock: Sendable {
     }
 
     /// Lends nghttp2 name-value pairs pointing into the block; nghttp2 copies them during submission.
-    func withNameValuePairs<T>(_ body: (UnsafeBufferPointer<nghttp2_nv>) -> T) -> T {
+    package func withNameValuePairs<T>(_ body: (UnsafeBufferPointer<nghttp2_nv>) -> T) -> T {
         bytes.withUnsafeBufferPointer { buffer in
             let base = UnsafeMutablePointer(mutating: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
             let pairs = (0..<count).map { index -> nghttp2_nv in

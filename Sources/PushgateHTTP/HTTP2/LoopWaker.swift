@@ -1,12 +1,13 @@
 import Glibc
 
-/// A non-blocking pipe that wakes an event loop sleeping in poll(2).
+/// A non-blocking pipe that wakes an event loop sleeping in poll(2) (the client pool's and the
+/// fake APNs server's).
 // @unchecked Sendable: immutable descriptors; write(2) and read(2) on a pipe are thread-safe.
-final class LoopWaker: @unchecked Sendable {
-    let readDescriptor: Int32
+package final class LoopWaker: @unchecked Sendable {
+    package let readDescriptor: Int32
     private let writeDescriptor: Int32
 
-    init() throws {
+    package init() throws {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else {
             throw HTTP2ClientError(.connectFailed, detail: "cannot create the event loop's wake-up pipe: \(Socket.errnoText(errno))")
@@ -25,13 +26,13 @@ final class LoopWaker: @unchecked Sendable {
     }
 
     /// Makes the read end readable (a full pipe already is, so EAGAIN is fine).
-    func wake() {
+    package func wake() {
         var byte: UInt8 = 1
         _ = Glibc.write(writeDescriptor, &byte, 1)
     }
 
     /// Empties the pipe.
-    func drain() {
+    package func drain() {
         var scratch = [UInt8](repeating: 0, count: 64)
         while Glibc.read(readDescriptor, &scratch, scratch.count) > 0 {}
     }

@@ -1,16 +1,15 @@
 import CNGHTTP2
 
-/// An nghttp2 callback table; nghttp2 copies it into each session it creates.
-// @unchecked Sendable: filled once in the initialiser, then only read by nghttp2_session_client_new.
-final class NGHTTP2Callbacks: @unchecked Sendable {
-    let handle: OpaquePointer
+/// An nghttp2 callback table, for client and server sessions; nghttp2 copies it into each
+/// session it creates.
+// @unchecked Sendable: filled once in the initialiser, then only read by nghttp2_session_*_new.
+package final class NGHTTP2Callbacks: @unchecked Sendable {
+    package let handle: OpaquePointer
 
-    init(configure: (OpaquePointer) -> Void) throws {
+    package init(configure: (OpaquePointer) -> Void) throws(NGHTTP2Error) {
         var callbacks: OpaquePointer?
         let status = nghttp2_session_callbacks_new(&callbacks)
-        guard status == 0, let callbacks else {
-            throw HTTP2ClientError(.protocolError, detail: "nghttp2_session_callbacks_new: \(NGHTTP2Session.message(status))")
-        }
+        guard status == 0, let callbacks else { throw NGHTTP2Error(operation: "nghttp2_session_callbacks_new", code: Int(status)) }
         handle = callbacks
         configure(callbacks)
     }

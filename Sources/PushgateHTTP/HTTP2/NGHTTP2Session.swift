@@ -1,22 +1,24 @@
 import CNGHTTP2
 
-/// An nghttp2 client session; freed with the object.
-final class NGHTTP2Session {
-    let handle: OpaquePointer
+/// An nghttp2 session, client or server; freed with the object.
+package final class NGHTTP2Session {
+    package let handle: OpaquePointer
 
     /// A client session calling `callbacks` with `userData` (the owner, which must outlive the session).
-    init(callbacks: NGHTTP2Callbacks, userData: UnsafeMutableRawPointer) throws {
+    init(client callbacks: NGHTTP2Callbacks, userData: UnsafeMutableRawPointer) throws(NGHTTP2Error) {
         var session: OpaquePointer?
         let status = nghttp2_session_client_new(&session, callbacks.handle, userData)
-        guard status == 0, let session else {
-            throw HTTP2ClientError(.protocolError, detail: "nghttp2_session_client_new: \(NGHTTP2Session.message(status))")
-        }
+        guard status == 0, let session else { throw NGHTTP2Error(operation: "nghttp2_session_client_new", code: Int(status)) }
+        handle = session
+    }
+
+    /// A server session calling `callbacks`; its owner sets the user data once it exists.
+    package init(server callbacks: NGHTTP2Callbacks) throws(NGHTTP2Error) {
+        var session: OpaquePointer?
+        let status = nghttp2_session_server_new(&session, callbacks.handle, nil)
+        guard status == 0, let session else { throw NGHTTP2Error(operation: "nghttp2_session_server_new", code: Int(status)) }
         handle = session
     }
 
     deinit { nghttp2_session_del(handle) }
-
-    /// nghttp2's text for a library error code.
-    static func message(_ code: Int32) -> String { String(cString: nghttp2_strerror(code)) }
-    static func message(_ code: Int) -> String { message(Int32(truncatingIfNeeded: code)) }
 }

@@ -1,9 +1,9 @@
 import COpenSSL
 
 /// Reads OpenSSL's thread-local error queue into messages.
-enum OpenSSLErrorQueue {
+package enum OpenSSLErrorQueue {
     /// Empties the queue and joins every entry, or falls back to `fallback` when it is empty.
-    static func drain(fallback: String = "no OpenSSL error reported") -> String {
+    package static func drain(fallback: String = "no OpenSSL error reported") -> String {
         var messages: [String] = []
         while true {
             let code = ERR_get_error()

@@ -1,3 +1,5 @@
+import PushgateCore
+
 /// One push for one device token: where it goes (token, topic), how APNs treats it (push type,
 /// priority, expiration, collapse id) and the JSON payload bytes. Validated on creation.
 public struct APNsNotification: Sendable, Equatable {
@@ -23,7 +25,7 @@ public struct APNsNotification: Sendable, Equatable {
 
     public init(deviceToken: String, topic: String, pushType: APNsPushType, priority: Int = 10, expiration: Int64 = 0,
                 collapseId: String? = nil, payload: [UInt8]) throws {
-        guard !deviceToken.isEmpty, deviceToken.utf8.count % 2 == 0, deviceToken.utf8.allSatisfy(Self.isHexDigit) else {
+        guard !deviceToken.isEmpty, deviceToken.utf8.count % 2 == 0, deviceToken.utf8.allSatisfy(Hex.isDigit) else {
             throw APNsNotificationError("the device token must be a non-empty, even-length hex string")
         }
         guard !topic.isEmpty, topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
@@ -66,9 +68,5 @@ public struct APNsNotification: Sendable, Equatable {
                                     expiration: Int64 = 0) throws -> APNsNotification {
         try APNsNotification(deviceToken: deviceToken, topic: bundleId + ".push-type.liveactivity", pushType: .liveActivity,
                              priority: priority, expiration: expiration, payload: payload)
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 }

@@ -12,7 +12,7 @@ public struct SelfSignedCertificate: Sendable {
 
     /// Generates a new key and certificate valid from one hour before `clock`'s now until one day after.
     public static func generate(clock: any WallClock = SystemClock(), commonName: String = "Pushgate fake server") throws -> SelfSignedCertificate {
-        let key = try EVPKeyHandle()
+        let key = P256PrivateKey()
         let certificate = try X509Handle()
         let now = clock.nowMilliseconds / 1000
         try certificate.setVersion3(serial: Int64.random(in: 1...Int64.max))
@@ -24,6 +24,6 @@ public struct SelfSignedCertificate: Sendable {
         try certificate.addExtension(nid: NID_ext_key_usage, value: "serverAuth")
         try certificate.addExtension(nid: NID_subject_alt_name, value: "IP:127.0.0.1,DNS:localhost")
         try certificate.sign(with: key)
-        return SelfSignedCertificate(certificatePEM: try certificate.pem(), privateKeyPEM: try key.privateKeyPEM())
+        return SelfSignedCertificate(certificatePEM: try certificate.pem(), privateKeyPEM: try key.pkcs8PEM)
     }
 }

@@ -1,4 +1,5 @@
 import COpenSSL
+import PushgateCore
 
 /// Owns one OpenSSL `X509` certificate under construction.
 final class X509Handle {
@@ -40,8 +41,8 @@ final class X509Handle {
     }
 
     /// Sets the certificate's public key from `key`.
-    func setPublicKey(_ key: EVPKeyHandle) throws {
-        guard key.withPointer({ X509_set_pubkey(pointer, $0) }) == 1 else { throw CertificateError(operation: "X509_set_pubkey") }
+    func setPublicKey(_ key: P256PrivateKey) throws {
+        guard key.withEVPKey({ X509_set_pubkey(pointer, $0) }) == 1 else { throw CertificateError(operation: "X509_set_pubkey") }
     }
 
     /// Adds a v3 extension written in OpenSSL's configuration syntax (e.g. `IP:127.0.0.1`).
@@ -56,8 +57,8 @@ final class X509Handle {
     }
 
     /// Signs the certificate with `key` over SHA-256.
-    func sign(with key: EVPKeyHandle) throws {
-        guard key.withPointer({ X509_sign(pointer, $0, EVP_sha256()) }) > 0 else { throw CertificateError(operation: "X509_sign") }
+    func sign(with key: P256PrivateKey) throws {
+        guard key.withEVPKey({ X509_sign(pointer, $0, EVP_sha256()) }) > 0 else { throw CertificateError(operation: "X509_sign") }
     }
 
     /// The certificate as PEM.

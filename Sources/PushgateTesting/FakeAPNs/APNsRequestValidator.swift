@@ -93,11 +93,7 @@ public struct APNsRequestValidator: Sendable {
     }
 
     private static func isEvenLengthHex(_ text: String) -> Bool {
-        text.utf8.count % 2 == 0 && text.utf8.allSatisfy(isHexDigit)
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+        text.utf8.count % 2 == 0 && text.utf8.allSatisfy(Hex.isDigit)
     }
 
     private static func isDecimal(_ text: String) -> Bool {
@@ -109,7 +105,7 @@ public struct APNsRequestValidator: Sendable {
         let bytes = Array(text.utf8)
         guard bytes.count == 36 else { return false }
         return bytes.indices.allSatisfy { index in
-            [8, 13, 18, 23].contains(index) ? bytes[index] == 0x2D : isHexDigit(bytes[index])
+            [8, 13, 18, 23].contains(index) ? bytes[index] == 0x2D : Hex.isDigit(bytes[index])
         }
     }
 }

@@ -49,7 +49,7 @@ public final class FakeAPNs: Sendable {
     public let certificatePEM: String
 
     private let state: FakeAPNsState
-    private let wakeup: WakeupSignal
+    private let wakeup: LoopWaker
     private let finished = DispatchSemaphore(value: 0)
     private let stopped = Mutex(false)
 
@@ -61,7 +61,7 @@ public final class FakeAPNs: Sendable {
         let state = FakeAPNsState(
             policy: FakeAPNsState.Policy(maxConcurrentStreams: configuration.maxConcurrentStreams),
             keepsRecords: configuration.recording == .full, observer: configuration.onRequest, clock: configuration.clock)
-        let wakeup = try WakeupSignal()
+        let wakeup = try LoopWaker()
         port = listener.port
         certificatePEM = certificate.certificatePEM
         self.state = state
@@ -123,6 +123,6 @@ public final class FakeAPNs: Sendable {
 
     private func command(_ command: FakeAPNsState.Command) {
         state.enqueue(command)
-        wakeup.signal()
+        wakeup.wake()
     }
 }

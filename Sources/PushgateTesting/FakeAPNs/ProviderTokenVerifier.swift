@@ -50,27 +50,11 @@ final class ProviderTokenVerifier {
                   parts.claims["iss"] == .string(credentials.teamId) else { return nil }
             (header, claims) = parts
         } else {
-            guard let parts = Self.wellFormedParts(jwt) else { return nil }
+            guard let parts = JWT.unverifiedES256(jwt) else { return nil }
             (header, claims) = parts
         }
         guard header["kid"]?.stringValue != nil, claims["iss"]?.stringValue != nil,
               case .integer(let issuedAt)? = claims["iat"] else { return nil }
         return issuedAt
-    }
-
-    /// Header and claims of a token shaped like ES256 (64-byte signature), signature unchecked.
-    private static func wellFormedParts(_ jwt: String) -> JWT.Parts? {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let header = object(fromBase64URL: parts[0]), header["alg"] == .string("ES256"),
-              let claims = object(fromBase64URL: parts[1]),
-              let signature = try? Base64URL.decode(String(parts[2])), signature.count == 64
-        else { return nil }
-        return (header, claims)
-    }
-
-    private static func object(fromBase64URL part: Substring) -> JSONObject? {
-        guard let bytes = try? Base64URL.decode(String(part)) else { return nil }
-        return (try? JSONValue.parse(bytes))?.objectValue
     }
 }

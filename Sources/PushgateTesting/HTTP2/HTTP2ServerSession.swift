@@ -1,4 +1,5 @@
 import CNGHTTP2
+import PushgateHTTP
 
 /// One nghttp2 server session driven by bytes: ``receive(_:)`` feeds it what the client sent,
 /// ``takeEvents()`` returns what happened, ``send(into:)`` collects every frame ready to go out.
@@ -18,32 +19,26 @@ final class HTTP2ServerSession {
     /// Request bodies are kept up to this size; anything longer is too large for APNs anyway.
     static let bodyCaptureLimit = 65_536
 
-    private let session: OpaquePointer
+    private let session: NGHTTP2Session
     private var incoming: [Int32: FakeAPNsRequest] = [:]
     private var outgoingBodies: [Int32: (bytes: [UInt8], offset: Int)] = [:]
     private var events: [Event] = []
 
     /// Starts a server session that announces `maxConcurrentStreams` and a large connection window.
     init(maxConcurrentStreams: Int) throws {
-        let callbacks = try Callbacks()
-        var created: OpaquePointer?
-        let result = nghttp2_session_server_new(&created, callbacks.pointer, nil)
-        guard result == 0, let created else { throw HTTP2SessionError(operation: "nghttp2_session_server_new", code: Int(result)) }
-        session = created
-        nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
+        session = try NGHTTP2Session(server: Callbacks.make())
+        nghttp2_session_set_user_data(session.handle, Unmanaged.passUnretained(self).toOpaque())
         try submitSettings(maxConcurrentStreams: maxConcurrentStreams)
         // A wide connection window lets a thousand small request bodies arrive without waiting.
-        let window = nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 1 << 24)
-        guard window == 0 else { throw HTTP2SessionError(operation: "nghttp2_session_set_local_window_size", code: Int(window)) }
+        let window = nghttp2_session_set_local_window_size(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 1 << 24)
+        guard window == 0 else { throw NGHTTP2Error(operation: "nghttp2_session_set_local_window_size", code: Int(window)) }
     }
-
-    deinit { nghttp2_session_del(session) }
 
     /// Feeds bytes received from the client.
     func receive(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        let consumed = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
-        guard consumed >= 0 else { throw HTTP2SessionError(operation: "nghttp2_session_mem_recv", code: consumed) }
+        let consumed = nghttp2_session_mem_recv(session.handle, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        guard consumed >= 0 else { throw NGHTTP2Error(operation: "nghttp2_session_mem_recv", code: consumed) }
     }
 
     /// The events since the last call.
@@ -56,60 +51,45 @@ final class HTTP2ServerSession {
     func send(into buffer: inout [UInt8]) throws {
         while true {
             var chunk: UnsafePointer<UInt8>?
-            let length = nghttp2_session_mem_send(session, &chunk)
-            guard length >= 0 else { throw HTTP2SessionError(operation: "nghttp2_session_mem_send", code: length) }
+            let length = nghttp2_session_mem_send(session.handle, &chunk)
+            guard length >= 0 else { throw NGHTTP2Error(operation: "nghttp2_session_mem_send", code: length) }
             guard length > 0, let chunk else { return }
             buffer.append(contentsOf: UnsafeBufferPointer(start: chunk, count: length))
         }
     }
 
     /// Whether the session is done: nothing more to read or write (after GOAWAY, or a fatal error).
-    var isFinished: Bool { nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 }
+    var isFinished: Bool { nghttp2_session_want_read(session.handle) == 0 && nghttp2_session_want_write(session.handle) == 0 }
 
     /// Queues a response; no body means the HEADERS frame ends the stream.
     func submitResponse(streamId: Int32, status: Int, headers: [(name: String, value: String)], body: [UInt8]) throws {
-        let fields = [(":status", String(status))] + headers
-        var storage: [UInt8] = []
-        for (name, value) in fields { storage += name.utf8; storage += value.utf8 }
-        let result = storage.withUnsafeMutableBufferPointer { bytes -> Int32 in
-            var offset = 0
-            var list: [nghttp2_nv] = []
-            list.reserveCapacity(fields.count)
-            for (name, value) in fields {
-                let nameStart = bytes.baseAddress! + offset
-                offset += name.utf8.count
-                let valueStart = bytes.baseAddress! + offset
-                offset += value.utf8.count
-                list.append(nghttp2_nv(
-                    name: nameStart, value: valueStart, namelen: name.utf8.count, valuelen: value.utf8.count,
-                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
-            }
-            guard !body.isEmpty else { return nghttp2_submit_response(session, streamId, list, list.count, nil) }
+        let result = HeaderBlock(status: status, headers: headers).withNameValuePairs { list -> Int32 in
+            guard !body.isEmpty else { return nghttp2_submit_response(session.handle, streamId, list.baseAddress, list.count, nil) }
             var provider = nghttp2_data_provider(source: nghttp2_data_source(), read_callback: Callbacks.readBody)
-            return nghttp2_submit_response(session, streamId, list, list.count, &provider)
+            return nghttp2_submit_response(session.handle, streamId, list.baseAddress, list.count, &provider)
         }
-        guard result == 0 else { throw HTTP2SessionError(operation: "nghttp2_submit_response", code: Int(result)) }
+        guard result == 0 else { throw NGHTTP2Error(operation: "nghttp2_submit_response", code: Int(result)) }
         if !body.isEmpty { outgoingBodies[streamId] = (body, 0) }
     }
 
     /// Queues GOAWAY (NO_ERROR): streams above `lastStreamId` are refused and the client must retry them.
     func submitGoAway(lastStreamId: Int32) throws {
-        let result = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamId, NGHTTP2_NO_ERROR.rawValue, nil, 0)
-        guard result == 0 else { throw HTTP2SessionError(operation: "nghttp2_submit_goaway", code: Int(result)) }
+        let result = nghttp2_submit_goaway(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamId, NGHTTP2_NO_ERROR.rawValue, nil, 0)
+        guard result == 0 else { throw NGHTTP2Error(operation: "nghttp2_submit_goaway", code: Int(result)) }
     }
 
     /// Resets a stream with REFUSED_STREAM: the client may retry it, the server did not process it.
     func refuse(streamId: Int32) throws {
-        let result = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamId, NGHTTP2_REFUSED_STREAM.rawValue)
-        guard result == 0 else { throw HTTP2SessionError(operation: "nghttp2_submit_rst_stream", code: Int(result)) }
+        let result = nghttp2_submit_rst_stream(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamId, NGHTTP2_REFUSED_STREAM.rawValue)
+        guard result == 0 else { throw NGHTTP2Error(operation: "nghttp2_submit_rst_stream", code: Int(result)) }
     }
 
     /// Queues a SETTINGS frame announcing `maxConcurrentStreams`.
     func submitSettings(maxConcurrentStreams: Int) throws {
         var entry = nghttp2_settings_entry(
             settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(clamping: maxConcurrentStreams))
-        let result = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
-        guard result == 0 else { throw HTTP2SessionError(operation: "nghttp2_submit_settings", code: Int(result)) }
+        let result = nghttp2_submit_settings(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+        guard result == 0 else { throw NGHTTP2Error(operation: "nghttp2_submit_settings", code: Int(result)) }
     }
 
     // MARK: - Callback bodies (called by nghttp2 on the owning thread)
@@ -155,24 +135,18 @@ final class HTTP2ServerSession {
         return (count, done)
     }
 
-    /// Owns the nghttp2 callback table; the callbacks capture nothing and find their session
-    /// through nghttp2's `user_data`.
-    private final class Callbacks {
-        let pointer: OpaquePointer
-
-        init() throws {
-            var created: OpaquePointer?
-            let result = nghttp2_session_callbacks_new(&created)
-            guard result == 0, let created else { throw HTTP2SessionError(operation: "nghttp2_session_callbacks_new", code: Int(result)) }
-            pointer = created
-            nghttp2_session_callbacks_set_on_begin_headers_callback(pointer, Self.beginHeaders)
-            nghttp2_session_callbacks_set_on_header_callback(pointer, Self.header)
-            nghttp2_session_callbacks_set_on_data_chunk_recv_callback(pointer, Self.dataChunk)
-            nghttp2_session_callbacks_set_on_frame_recv_callback(pointer, Self.frameReceived)
-            nghttp2_session_callbacks_set_on_stream_close_callback(pointer, Self.streamClosed)
+    /// The server's nghttp2 callbacks; they capture nothing and find their session through
+    /// nghttp2's `user_data`.
+    private enum Callbacks {
+        static func make() throws(NGHTTP2Error) -> NGHTTP2Callbacks {
+            try NGHTTP2Callbacks { table in
+                nghttp2_session_callbacks_set_on_begin_headers_callback(table, beginHeaders)
+                nghttp2_session_callbacks_set_on_header_callback(table, header)
+                nghttp2_session_callbacks_set_on_data_chunk_recv_callback(table, dataChunk)
+                nghttp2_session_callbacks_set_on_frame_recv_callback(table, frameReceived)
+                nghttp2_session_callbacks_set_on_stream_close_callback(table, streamClosed)
+            }
         }
-
-        deinit { nghttp2_session_callbacks_del(pointer) }
 
         private static func owner(_ userData: UnsafeMutableRawPointer?) -> HTTP2ServerSession {
             Unmanaged<HTTP2ServerSession>.fromOpaque(userData!).takeUnretainedValue()

@@ -6,12 +6,12 @@ import PushgateHTTP
 /// and fires scripted-delay timers, so a delayed stream never holds up the others.
 ///
 /// Not thread-safe: it lives on its own thread; other threads reach it through ``FakeAPNsState``
-/// and ``WakeupSignal``.
+/// and ``LoopWaker``.
 final class FakeAPNsLoop {
     private let listener: TCPListener
     private let context: TLSContext
     private let state: FakeAPNsState
-    private let wakeup: WakeupSignal
+    private let wakeup: LoopWaker
     private let credentials: FakeAPNs.ProviderCredentials?
     private let clock: any WallClock
     private let logger: Logger
@@ -20,7 +20,7 @@ final class FakeAPNsLoop {
     private var nextConnectionId = 1
     private var publishedPeak = 0
 
-    init(listener: TCPListener, context: TLSContext, state: FakeAPNsState, wakeup: WakeupSignal,
+    init(listener: TCPListener, context: TLSContext, state: FakeAPNsState, wakeup: LoopWaker,
          credentials: FakeAPNs.ProviderCredentials?, clock: any WallClock, logger: Logger) {
         self.credentials = credentials
         self.listener = listener
@@ -41,7 +41,7 @@ final class FakeAPNsLoop {
         while true {
             descriptors.removeAll(keepingCapacity: true)
             order.removeAll(keepingCapacity: true)
-            descriptors.append(pollfd(fd: wakeup.fileDescriptor, events: Int16(POLLIN), revents: 0))
+            descriptors.append(pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0))
             descriptors.append(pollfd(fd: listener.fileDescriptor, events: Int16(POLLIN), revents: 0))
             for connection in connections.values {
                 order.append(connection)
