@@ -37,7 +37,7 @@ struct SocketAddress {
         try withUnsafeMutableBytes(of: &storage) { try body($0.baseAddress!) }
     }
 
-    /// The text form of a peer's IP address; IPv4-mapped IPv6 addresses come out as IPv4. `nil` for other families.
+    /// The text form of a peer's IP address, `nil` for families other than IPv4 and IPv6.
     static func text(of address: UnsafePointer<sockaddr>) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         switch Int32(address.pointee.sa_family) {
@@ -46,14 +46,7 @@ struct SocketAddress {
             guard inet_ntop(AF_INET, &ip, &buffer, socklen_t(buffer.count)) != nil else { return nil }
         case AF_INET6:
             var ip = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self).sin6_addr
-            let bytes = withUnsafeBytes(of: ip) { Array($0) }
-            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
-                var v4 = in_addr()
-                withUnsafeMutableBytes(of: &v4) { $0.copyBytes(from: bytes[12..<16]) }
-                guard inet_ntop(AF_INET, &v4, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            } else {
-                guard inet_ntop(AF_INET6, &ip, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            }
+            guard inet_ntop(AF_INET6, &ip, &buffer, socklen_t(buffer.count)) != nil else { return nil }
         default:
             return nil
         }
