@@ -76,12 +76,10 @@ final class ServerCore: Sendable {
             method: method, path: url,
             query: RequestValues.query(of: connection), headers: RequestValues.headers(of: connection),
             peerAddress: state.peerAddress)
-        // libmicrohttpd has already refused malformed Content-Length values.
-        let declaredLength = request.headers["content-length"].map { Int($0) ?? .max }
-        let bodyPending = (declaredLength ?? 0) > 0 || request.headers.contains("transfer-encoding")
+        let framing = BodyFraming(request.headers)
         var handler: HTTPHandler?
         var rejection: HTTPResponse?
-        switch Self.hasAmbiguousFraming(request.headers) ? .response(HTTPResponse(status: 400)) : router.match(method: method, path: url) {
+        switch framing.isAmbiguous ? .response(HTTPResponse(status: 400)) : router.match(method: method, path: url) {
         case .response(let response):
             rejection = response
         case .route(let pattern, let parameters, let routeHandler):
@@ -89,12 +87,12 @@ final class ServerCore: Sendable {
             request.parameters = parameters
             handler = routeHandler
             rejection = preBody?(request)
-            if rejection == nil, let declaredLength, declaredLength > configuration.maxBodyBytes {
+            if rejection == nil, let declared = framing.declaredLength, declared > configuration.maxBodyBytes {
                 rejection = configuration.payloadTooLargeResponse
             }
         }
         let route = request.route
-        if let rejection, bodyPending {
+        if let rejection, framing.hasBody {
             // Answer without reading the body; libmicrohttpd closes the connection afterwards.
             state.slot.withLock { slot in
                 slot.phase = .answered
@@ -102,7 +100,7 @@ final class ServerCore: Sendable {
             }
             return .respond(rejection, route: route)
         }
-        if rejection == nil, let declaredLength { request.body.reserveCapacity(declaredLength) }
+        if rejection == nil, let declared = framing.declaredLength { request.body.reserveCapacity(declared) }
         state.slot.withLock { slot in
             slot.phase = .receiving
             slot.route = route
@@ -111,17 +109,6 @@ final class ServerCore: Sendable {
             slot.request = rejection == nil ? request : nil
         }
         return .proceed
-    }
-
-    /// Framing libmicrohttpd 0.9.75 accepts but reads in a way another hop might not (request
-    /// smuggling): several Content-Length fields, Content-Length with Transfer-Encoding, or a
-    /// Transfer-Encoding other than `chunked` (which it would wait on until the deadline).
-    private static func hasAmbiguousFraming(_ headers: HTTPHeaders) -> Bool {
-        let lengths = headers.values(for: "content-length").count
-        let encodings = headers.values(for: "transfer-encoding")
-        if lengths > 1 || (lengths == 1 && !encodings.isEmpty) || encodings.count > 1 { return true }
-        guard let encoding = encodings.first else { return false }
-        return !HTTPHeaders.equalIgnoringASCIICase(encoding, "chunked")
     }
 
     /// Appends body bytes up to the cap. Past it the request is dropped and the 413 decided;
@@ -225,14 +212,21 @@ final class ServerCore: Sendable {
             return .NO
         }
         defer { MHD_destroy_response(mhdResponse) }
-        var fields = configuration.defaultHeaders.filter { !response.headers.contains($0.name) }
-        fields.append(contentsOf: response.headers)
-        if quiescing.load(ordering: .relaxed) { fields.append((name: "connection", value: "close")) }
-        for field in fields where MHD_add_response_header(mhdResponse, field.name, field.value) != .YES {
+        func add(_ field: HTTPHeaders.Field) -> Bool {
+            if MHD_add_response_header(mhdResponse, field.name, field.value) == .YES { return true }
             configuration.logger.error(
                 "response header refused (control characters, or a header the server sets itself); closing the connection",
                 ["header": field.name, "status": "\(response.status)"])
-            return .NO
+            return false
+        }
+        for field in configuration.defaultHeaders where !response.headers.contains(field.name) {
+            guard add(field) else { return .NO }
+        }
+        for field in response.headers {
+            guard add(field) else { return .NO }
+        }
+        if quiescing.load(ordering: .relaxed) {
+            guard add((name: "connection", value: "close")) else { return .NO }
         }
         guard MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse) == .YES else {
             configuration.logger.error("response refused; status must be 100...999", ["status": "\(response.status)"])
