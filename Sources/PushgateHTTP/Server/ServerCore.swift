@@ -1,9 +1,5 @@
 import CMicroHTTPD
-import PushgateCore
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The server's shared state and request flow. libmicrohttpd's callbacks reach it through an
 /// `Unmanaged` pointer that ``HTTPServer`` retains for the daemon's life.
@@ -29,7 +25,7 @@ final class ServerCore: Sendable {
     let preBody: HTTPServer.PreBodyHook?
     let onResponse: HTTPServer.ResponseObserver?
     let inFlight = InFlightTracker()
-    private let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
+    private let connections = ConnectionRegistry()
     private let stopping = Atomic<Bool>(false)
     private let quiescing = Atomic<Bool>(false)
 
@@ -204,34 +200,9 @@ final class ServerCore: Sendable {
     }
 
     private func queue(_ response: HTTPResponse, route: String?, on connection: OpaquePointer) -> MHD_Result {
-        let created = response.body.withUnsafeBytes { body in
-            MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let mhdResponse = created else {
-            configuration.logger.error("could not allocate a response; closing the connection")
-            return .NO
-        }
-        defer { MHD_destroy_response(mhdResponse) }
-        func add(_ field: HTTPHeaders.Field) -> Bool {
-            if MHD_add_response_header(mhdResponse, field.name, field.value) == .YES { return true }
-            configuration.logger.error(
-                "response header refused (control characters, or a header the server sets itself); closing the connection",
-                ["header": field.name, "status": "\(response.status)"])
-            return false
-        }
-        for field in configuration.defaultHeaders where !response.headers.contains(field.name) {
-            guard add(field) else { return .NO }
-        }
-        for field in response.headers {
-            guard add(field) else { return .NO }
-        }
-        if quiescing.load(ordering: .relaxed) {
-            guard add((name: "connection", value: "close")) else { return .NO }
-        }
-        guard MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse) == .YES else {
-            configuration.logger.error("response refused; status must be 100...999", ["status": "\(response.status)"])
-            return .NO
-        }
+        guard ResponseQueue.queue(response, defaults: configuration.defaultHeaders,
+                                  closing: quiescing.load(ordering: .relaxed), on: connection,
+                                  logger: configuration.logger) else { return .NO }
         onResponse?(route, response.status)
         return .YES
     }
@@ -244,14 +215,12 @@ final class ServerCore: Sendable {
         let state = ConnectionState(
             connection: connection, socket: pg_mhd_connection_socket(connection), peerAddress: peer,
             deadline: .now + configuration.requestTimeout)
-        connections.withLock { $0[ObjectIdentifier(state)] = state }
+        connections.insert(state)
         return state
     }
 
     /// A connection is about to be closed (its socket is still open).
-    func connectionClosed(_ state: ConnectionState) {
-        connections.withLock { $0[ObjectIdentifier(state)] = nil }
-    }
+    func connectionClosed(_ state: ConnectionState) { connections.remove(state) }
 
     /// A request ended (answered, or cut off): the connection waits for the next one.
     func requestCompleted(_ state: ConnectionState) {
@@ -266,23 +235,7 @@ final class ServerCore: Sendable {
 
     /// Shuts down connections whose request is overdue, every quarter of the request timeout.
     func sweepDeadlines() async {
-        let interval = max(min(configuration.requestTimeout / 4, .seconds(1)), .milliseconds(25))
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            let now = ContinuousClock.now
-            connections.withLock { connections in
-                for state in connections.values {
-                    let overdue = state.slot.withLock { slot -> Bool in
-                        guard let deadline = slot.deadline, deadline <= now else { return false }
-                        slot.deadline = nil
-                        return true
-                    }
-                    // The close notification needs this lock before libmicrohttpd closes the
-                    // socket, so the descriptor still belongs to this connection.
-                    if overdue { shutdown(state.socket, Int32(SHUT_RDWR)) }
-                }
-            }
-        }
+        await connections.sweepDeadlines(every: max(min(configuration.requestTimeout / 4, .seconds(1)), .milliseconds(25)))
     }
 
     /// From now on responses carry `connection: close`.
@@ -292,21 +245,8 @@ final class ServerCore: Sendable {
     /// resumed unanswered and closed, late results dropped. Requests reaching their final call
     /// afterwards are closed. Returns how many handlers were cut off.
     func abandonHandlers() -> Int {
+        // Set first: `finish` checks it under the slot lock the registry takes next.
         stopping.store(true, ordering: .sequentiallyConsistent)
-        let (cut, suspended) = connections.withLock { connections in
-            var cut = 0
-            var suspended: [ConnectionState] = []
-            for state in connections.values {
-                state.slot.withLock { slot in
-                    guard slot.phase == .handling else { return }
-                    slot.phase = .abandoned
-                    cut += 1
-                    if slot.suspended { suspended.append(state) }
-                }
-            }
-            return (cut, suspended)
-        }
-        for state in suspended { MHD_resume_connection(state.connection) }
-        return cut
+        return connections.abandonHandlers()
     }
 }
