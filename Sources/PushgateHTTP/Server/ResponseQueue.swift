@@ -17,7 +17,10 @@ enum ResponseQueue {
         }
         defer { MHD_destroy_response(mhdResponse) }
         func add(_ field: HTTPHeaders.Field) -> Bool {
-            if MHD_add_response_header(mhdResponse, field.name, field.value) == .YES { return true }
+            let added = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+            }
+            if added == .YES { return true }
             logger.error(
                 "response header refused (control characters, or a header the server sets itself); closing the connection",
                 ["header": field.name, "status": "\(response.status)"])
