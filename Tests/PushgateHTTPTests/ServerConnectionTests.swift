@@ -38,19 +38,23 @@ import Glibc
         #expect(good.text == "pong")
     }
 
-    @Test func slowLorisIsDroppedAtTheRequestDeadline() async throws {
+    @Test(arguments: [
+        ("", "GET /ping HTTP/1.1\r\nhost: x\r\nx-padding: \(String(repeating: "p", count: 100))\r\n\r\n"),
+        ("POST /ping HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n", String(repeating: "b", count: 100)),
+    ])
+    func slowLorisIsDroppedAtTheRequestDeadline(_ sentAtOnce: String, _ trickled: String) async throws {
         // The idle timeout never fires (a byte every 200 ms); the request deadline must.
         let configuration = HTTPServerConfiguration(idleTimeout: .seconds(30), requestTimeout: .seconds(1))
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
         let (closed, bytesSent) = try await blocking { () -> (Bool, Int) in
             let connection = try TestConnection(port: port)
-            let request = Array("GET /ping HTTP/1.1\r\nhost: x\r\nx-padding: \(String(repeating: "p", count: 100))\r\n\r\n".utf8)
-            for (sent, byte) in request.enumerated() {
+            try connection.send(sentAtOnce)
+            for (sent, byte) in trickled.utf8.enumerated() {
                 if connection.waitReadable(milliseconds: 200) { return (connection.waitForClose(), sent) }
                 try? connection.send([byte])
             }
-            return (false, request.count)
+            return (false, trickled.utf8.count)
         }
         #expect(closed)
         #expect(bytesSent >= 4 && bytesSent <= 15, "dropped after about 1 s, not at once and not after the whole request")

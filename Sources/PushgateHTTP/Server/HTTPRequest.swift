@@ -21,7 +21,7 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The complete request body (empty in the pre-body hook).
     public var body: [UInt8]
-    /// The socket peer's IP address in text form (`127.0.0.1`, `::1`); IPv4-mapped IPv6 peers are given as IPv4.
+    /// The socket peer's IP address in text form (`127.0.0.1`, `::1`).
     public var peerAddress: String
     /// The pattern of the route that matched (`/api/sessions/:id/view`), or `nil` before routing.
     public var route: String?

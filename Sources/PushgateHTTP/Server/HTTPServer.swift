@@ -101,6 +101,7 @@ public final class HTTPServer: Sendable {
 
     /// Stops the server: handlers still running are cut off (their connections closed, their
     /// results dropped), every connection is closed and the threads are joined. Idempotent.
+    /// Never call it from a route handler or hook: it joins the threads they may run on.
     public func stop() {
         guard let daemon = daemon.withLock({ state in state.daemon.take() }) else { return }
         sweeper.cancel()

@@ -3,6 +3,7 @@ import PushgateCore
 /// Settings of an ``HTTPServer``: where it listens, how many threads and connections, timeouts and body cap.
 public struct HTTPServerConfiguration: Sendable {
     /// The IPv4 or IPv6 literal to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `::`); host names are refused.
+    /// An IPv6 address accepts IPv6 only (`IPV6_V6ONLY`).
     public var host: String
     /// The port to bind; 0 picks a free one (read it back from ``HTTPServer/port``).
     public var port: UInt16

@@ -1,9 +1,5 @@
 import CMicroHTTPD
-import PushgateCore
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The server's shared state and request flow. libmicrohttpd's callbacks reach it through an
 /// `Unmanaged` pointer that ``HTTPServer`` retains for the daemon's life.
@@ -29,7 +25,7 @@ final class ServerCore: Sendable {
     let preBody: HTTPServer.PreBodyHook?
     let onResponse: HTTPServer.ResponseObserver?
     let inFlight = InFlightTracker()
-    private let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
+    private let connections = ConnectionRegistry()
     private let stopping = Atomic<Bool>(false)
     private let quiescing = Atomic<Bool>(false)
 
@@ -76,12 +72,10 @@ final class ServerCore: Sendable {
             method: method, path: url,
             query: RequestValues.query(of: connection), headers: RequestValues.headers(of: connection),
             peerAddress: state.peerAddress)
-        // libmicrohttpd has already refused malformed Content-Length values.
-        let declaredLength = request.headers["content-length"].map { Int($0) ?? .max }
-        let bodyPending = (declaredLength ?? 0) > 0 || request.headers.contains("transfer-encoding")
+        let framing = BodyFraming(request.headers)
         var handler: HTTPHandler?
         var rejection: HTTPResponse?
-        switch Self.hasAmbiguousFraming(request.headers) ? .response(HTTPResponse(status: 400)) : router.match(method: method, path: url) {
+        switch framing.isAmbiguous ? .response(HTTPResponse(status: 400)) : router.match(method: method, path: url) {
         case .response(let response):
             rejection = response
         case .route(let pattern, let parameters, let routeHandler):
@@ -89,12 +83,12 @@ final class ServerCore: Sendable {
             request.parameters = parameters
             handler = routeHandler
             rejection = preBody?(request)
-            if rejection == nil, let declaredLength, declaredLength > configuration.maxBodyBytes {
+            if rejection == nil, let declared = framing.declaredLength, declared > configuration.maxBodyBytes {
                 rejection = configuration.payloadTooLargeResponse
             }
         }
         let route = request.route
-        if let rejection, bodyPending {
+        if let rejection, framing.hasBody {
             // Answer without reading the body; libmicrohttpd closes the connection afterwards.
             state.slot.withLock { slot in
                 slot.phase = .answered
@@ -102,7 +96,7 @@ final class ServerCore: Sendable {
             }
             return .respond(rejection, route: route)
         }
-        if rejection == nil, let declaredLength { request.body.reserveCapacity(declaredLength) }
+        if rejection == nil, let declared = framing.declaredLength { request.body.reserveCapacity(declared) }
         state.slot.withLock { slot in
             slot.phase = .receiving
             slot.route = route
@@ -111,17 +105,6 @@ final class ServerCore: Sendable {
             slot.request = rejection == nil ? request : nil
         }
         return .proceed
-    }
-
-    /// Framing libmicrohttpd 0.9.75 accepts but reads in a way another hop might not (request
-    /// smuggling): several Content-Length fields, Content-Length with Transfer-Encoding, or a
-    /// Transfer-Encoding other than `chunked` (which it would wait on until the deadline).
-    private static func hasAmbiguousFraming(_ headers: HTTPHeaders) -> Bool {
-        let lengths = headers.values(for: "content-length").count
-        let encodings = headers.values(for: "transfer-encoding")
-        if lengths > 1 || (lengths == 1 && !encodings.isEmpty) || encodings.count > 1 { return true }
-        guard let encoding = encodings.first else { return false }
-        return !HTTPHeaders.equalIgnoringASCIICase(encoding, "chunked")
     }
 
     /// Appends body bytes up to the cap. Past it the request is dropped and the 413 decided;
@@ -217,27 +200,9 @@ final class ServerCore: Sendable {
     }
 
     private func queue(_ response: HTTPResponse, route: String?, on connection: OpaquePointer) -> MHD_Result {
-        let created = response.body.withUnsafeBytes { body in
-            MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let mhdResponse = created else {
-            configuration.logger.error("could not allocate a response; closing the connection")
-            return .NO
-        }
-        defer { MHD_destroy_response(mhdResponse) }
-        var fields = configuration.defaultHeaders.filter { !response.headers.contains($0.name) }
-        fields.append(contentsOf: response.headers)
-        if quiescing.load(ordering: .relaxed) { fields.append((name: "connection", value: "close")) }
-        for field in fields where MHD_add_response_header(mhdResponse, field.name, field.value) != .YES {
-            configuration.logger.error(
-                "response header refused (control characters, or a header the server sets itself); closing the connection",
-                ["header": field.name, "status": "\(response.status)"])
-            return .NO
-        }
-        guard MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse) == .YES else {
-            configuration.logger.error("response refused; status must be 100...999", ["status": "\(response.status)"])
-            return .NO
-        }
+        guard ResponseQueue.queue(response, defaults: configuration.defaultHeaders,
+                                  closing: quiescing.load(ordering: .relaxed), on: connection,
+                                  logger: configuration.logger) else { return .NO }
         onResponse?(route, response.status)
         return .YES
     }
@@ -250,14 +215,12 @@ final class ServerCore: Sendable {
         let state = ConnectionState(
             connection: connection, socket: pg_mhd_connection_socket(connection), peerAddress: peer,
             deadline: .now + configuration.requestTimeout)
-        connections.withLock { $0[ObjectIdentifier(state)] = state }
+        connections.insert(state)
         return state
     }
 
     /// A connection is about to be closed (its socket is still open).
-    func connectionClosed(_ state: ConnectionState) {
-        connections.withLock { $0[ObjectIdentifier(state)] = nil }
-    }
+    func connectionClosed(_ state: ConnectionState) { connections.remove(state) }
 
     /// A request ended (answered, or cut off): the connection waits for the next one.
     func requestCompleted(_ state: ConnectionState) {
@@ -272,23 +235,7 @@ final class ServerCore: Sendable {
 
     /// Shuts down connections whose request is overdue, every quarter of the request timeout.
     func sweepDeadlines() async {
-        let interval = max(min(configuration.requestTimeout / 4, .seconds(1)), .milliseconds(25))
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            let now = ContinuousClock.now
-            connections.withLock { connections in
-                for state in connections.values {
-                    let overdue = state.slot.withLock { slot -> Bool in
-                        guard let deadline = slot.deadline, deadline <= now else { return false }
-                        slot.deadline = nil
-                        return true
-                    }
-                    // The close notification needs this lock before libmicrohttpd closes the
-                    // socket, so the descriptor still belongs to this connection.
-                    if overdue { shutdown(state.socket, Int32(SHUT_RDWR)) }
-                }
-            }
-        }
+        await connections.sweepDeadlines(every: max(min(configuration.requestTimeout / 4, .seconds(1)), .milliseconds(25)))
     }
 
     /// From now on responses carry `connection: close`.
@@ -298,21 +245,8 @@ final class ServerCore: Sendable {
     /// resumed unanswered and closed, late results dropped. Requests reaching their final call
     /// afterwards are closed. Returns how many handlers were cut off.
     func abandonHandlers() -> Int {
+        // Set first: `finish` checks it under the slot lock the registry takes next.
         stopping.store(true, ordering: .sequentiallyConsistent)
-        let (cut, suspended) = connections.withLock { connections in
-            var cut = 0
-            var suspended: [ConnectionState] = []
-            for state in connections.values {
-                state.slot.withLock { slot in
-                    guard slot.phase == .handling else { return }
-                    slot.phase = .abandoned
-                    cut += 1
-                    if slot.suspended { suspended.append(state) }
-                }
-            }
-            return (cut, suspended)
-        }
-        for state in suspended { MHD_resume_connection(state.connection) }
-        return cut
+        return connections.abandonHandlers()
     }
 }
