@@ -39,7 +39,7 @@ let package = Package(
 
         // Tests, one target per module.
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
-        .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateStore"]),
+        .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateStore", "PushgateTesting"]),
         .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
         .testTarget(name: "PushgateProvidersTests",
                     dependencies: ["PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),

@@ -22,7 +22,7 @@ final class APNsFakeFixture: Sendable {
         fakeConfiguration.maxConcurrentStreams = maxConcurrentStreams
         fake = try FakeAPNs(configuration: fakeConfiguration)
         caFilePath = FileManager.default.temporaryDirectory.appendingPathComponent("pushgate-ca-\(UUID().uuidString).pem").path
-        try fake.certificatePEM.write(toFile: caFilePath, atomically: true, encoding: .utf8)
+        try fake.writeCertificate(to: caFilePath)
         let origin = HTTP2Origin(host: "127.0.0.1", port: fake.port)
         var configuration = APNsConfiguration(privateKey: key, keyId: "KEY1234567", teamId: "TEAM123456",
                                               productionOrigin: origin, sandboxOrigin: origin, extraCAFile: caFilePath)

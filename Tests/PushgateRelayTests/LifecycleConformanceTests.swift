@@ -43,14 +43,10 @@ import PushgateTesting
         let fake = try FakeAPNs(configuration: configuration)
         defer { fake.stop() }
         let caFile = directory.appendingPathComponent("ca.pem").path
-        try fake.certificatePEM.write(toFile: caFile, atomically: true, encoding: .utf8)
-        let relay = try RelayProcess(environment: [
-            "PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DATABASE_PATH": directory.appendingPathComponent("r.sqlite").path,
-            "PUSHGATE_RELAY_APNS_KEY_ID": "KEYID12345", "PUSHGATE_RELAY_APNS_TEAM_ID": "TEAMID1234",
-            "PUSHGATE_RELAY_APNS_BUNDLE_ID": "dev.pushgate.tests", "PUSHGATE_RELAY_APNS_P8": try apnsKey.pkcs8PEM,
-            "PUSHGATE_RELAY_APNS_HOST_PRODUCTION": "https://127.0.0.1:\(fake.port)",
-            "PUSHGATE_RELAY_APNS_HOST_SANDBOX": "https://127.0.0.1:\(fake.port)", "PUSHGATE_RELAY_APNS_CA_FILE": caFile,
-        ])
+        try fake.writeCertificate(to: caFile)
+        let relay = try RelayProcess(environment: fake.relayEnvironment(
+            apnsKey: apnsKey, keyId: "KEYID12345", teamId: "TEAMID1234", bundleId: "dev.pushgate.tests", caFile: caFile,
+            databasePath: directory.appendingPathComponent("r.sqlite").path))
         let port = try #require(await blocking { relay.port() })
         let host = SignedRelayClient(baseURL: "http://127.0.0.1:\(port)", key: P256PrivateKey())
         let token = TestToken.make()

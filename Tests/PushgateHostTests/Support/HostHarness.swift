@@ -42,18 +42,16 @@ final class HostHarness: Sendable {
         let directory = home.path + "-relay-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         caFile = directory + "/fake-apns-ca.pem"
-        try fake.certificatePEM.write(toFile: caFile, atomically: true, encoding: .utf8)
+        try fake.writeCertificate(to: caFile)
         let fakeOrigin = "https://127.0.0.1:\(fake.port)"
         var relayURL = override
         if mode == .relay && override == nil {
-            var environment = [
-                "PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DATABASE_PATH": directory + "/relay.sqlite",
-                "PUSHGATE_RELAY_APNS_KEY_ID": Self.keyId, "PUSHGATE_RELAY_APNS_TEAM_ID": Self.teamId,
-                "PUSHGATE_RELAY_APNS_BUNDLE_ID": Self.bundleId, "PUSHGATE_RELAY_APNS_P8": try apnsKey.pkcs8PEM,
-                "PUSHGATE_RELAY_APNS_HOST_PRODUCTION": fakeOrigin, "PUSHGATE_RELAY_APNS_HOST_SANDBOX": fakeOrigin,
-                "PUSHGATE_RELAY_APNS_CA_FILE": caFile, "PUSHGATE_RELAY_REGISTER_LIMIT_PER_MINUTE": "100000",
-                "PUSHGATE_RELAY_SEND_LIMIT_PER_MINUTE": "100000", "PUSHGATE_RELAY_SERVER_SEND_LIMIT_PER_MINUTE": "100000",
-            ]
+            var environment = try fake.relayEnvironment(
+                apnsKey: apnsKey, keyId: Self.keyId, teamId: Self.teamId, bundleId: Self.bundleId, caFile: caFile,
+                databasePath: directory + "/relay.sqlite")
+            for limit in ["REGISTER_LIMIT_PER_MINUTE", "SEND_LIMIT_PER_MINUTE", "SERVER_SEND_LIMIT_PER_MINUTE"] {
+                environment["PUSHGATE_RELAY_" + limit] = "100000"
+            }
             for (name, value) in relaySettings { environment["PUSHGATE_RELAY_" + name] = value }
             let configuration = try RelayConfiguration(arguments: [], environment: environment)
             let logger = Logger(component: "relay", minimumLevel: .warning, sink: logs)

@@ -42,16 +42,10 @@ final class RelayHarness: Sendable {
         directory = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let caFile = directory.appendingPathComponent("fake-apns-ca.pem").path
-        try fake.certificatePEM.write(toFile: caFile, atomically: true, encoding: .utf8)
-        var environment = [
-            "PUSHGATE_RELAY_PORT": "0",
-            "PUSHGATE_RELAY_DATABASE_PATH": directory.appendingPathComponent("relay.sqlite").path,
-            "PUSHGATE_RELAY_APNS_KEY_ID": Self.keyId, "PUSHGATE_RELAY_APNS_TEAM_ID": Self.teamId,
-            "PUSHGATE_RELAY_APNS_BUNDLE_ID": Self.bundleId, "PUSHGATE_RELAY_APNS_P8": try apnsKey.pkcs8PEM,
-            "PUSHGATE_RELAY_APNS_HOST_PRODUCTION": "https://127.0.0.1:\(fake.port)",
-            "PUSHGATE_RELAY_APNS_HOST_SANDBOX": "https://127.0.0.1:\(fake.port)",
-            "PUSHGATE_RELAY_APNS_CA_FILE": caFile,
-        ]
+        try fake.writeCertificate(to: caFile)
+        var environment = try fake.relayEnvironment(
+            apnsKey: apnsKey, keyId: Self.keyId, teamId: Self.teamId, bundleId: Self.bundleId, caFile: caFile,
+            databasePath: directory.appendingPathComponent("relay.sqlite").path)
         for (name, value) in settings { environment["PUSHGATE_RELAY_" + name] = value }
         self.environment = environment
         let configuration = try RelayConfiguration(arguments: [], environment: environment)
