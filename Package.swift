@@ -21,10 +21,11 @@ let package = Package(
         .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
 
         // Libraries, in dependency order: each depends only on those above it.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
-        .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite"]),
+        .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite", "CLibPQ"]),
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
