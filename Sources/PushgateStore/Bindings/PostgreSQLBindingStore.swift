@@ -60,7 +60,7 @@ public final class PostgreSQLBindingStore: BindingStore {
 
     /// An acknowledged register must be on disk: a server or role configured with
     /// `synchronous_commit = off` is switched back to `on` for the writer's session.
-    private static let durableCommits =
+    static let durableCommits =
         "SELECT CASE WHEN current_setting('synchronous_commit') = 'off' THEN set_config('synchronous_commit', 'on', false) END"
 
     /// Write transactions committed so far (each may hold many writes), for tests and metrics.
