@@ -1,19 +1,14 @@
+import PushgateStore
 import Synchronization
 
-/// Remembers request keys for `ttlMs` so a captured request cannot be used twice.
+/// Remembers request keys for `ttlMs` in this process, so a captured request cannot be used
+/// twice (the relay's replay set with a SQLite store).
 ///
 /// - Important: the key uses the low-S form of the signature so a high-S twin is a replay too;
 ///   at `maxEntries` live keys a new key is refused (relay-protocol.md §2).
-public final class ReplaySet: Sendable {
+public final class ReplaySet: ReplayKeyStore {
     /// What ``record(_:nowMs:)`` found.
-    public enum Outcome: Sendable, Equatable {
-        /// First sighting; the key is now remembered.
-        case fresh
-        /// Seen before, within the time to live.
-        case replay
-        /// No room for another key.
-        case full
-    }
+    public typealias Outcome = ReplayOutcome
 
     fileprivate struct State {
         var expiry: [String: Int64] = [:]
@@ -68,4 +63,6 @@ extension ReplaySet {
     public func forget(_ key: String) {
         state.withLock { _ = $0.expiry.removeValue(forKey: key) }
     }
+
+    public func keyCount() -> Int { count }
 }

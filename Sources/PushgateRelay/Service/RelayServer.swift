@@ -12,7 +12,7 @@ public final class RelayServer: Sendable {
     /// The port the HTTP server listens on.
     public let port: UInt16
     private let http: HTTPServer
-    private let store: any BindingStore
+    private let storage: RelayStorage
     private let channel: any DeliveryChannel
     private let purgeJob: any ScheduledJob
     private let logger: Logger
@@ -20,9 +20,9 @@ public final class RelayServer: Sendable {
     /// Opens the store, starts the HTTP server and schedules the purges.
     public init(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
                 logger: Logger) async throws {
-        let store = try await SQLiteBindingStore.open(path: configuration.databasePath, maxTokens: configuration.maxTokens)
-        let service = RelayService(configuration: configuration, store: store, channel: channel,
-                                   clock: scheduler.clock, logger: logger)
+        let storage = try await RelayStorage.open(configuration)
+        let service = RelayService(configuration: configuration, store: storage.bindings, channel: channel,
+                                   clock: scheduler.clock, logger: logger, replay: storage.sharedReplay)
         do {
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
                                   router: Self.router(service), preBody: { request in
@@ -33,15 +33,15 @@ public final class RelayServer: Sendable {
                 return Self.http(refusal)
             })
         } catch {
-            await store.close()
+            try? await storage.close()
             throw error
         }
-        self.store = store
+        self.storage = storage
         self.service = service
         self.channel = channel
         self.logger = logger
         port = http.port
-        purgeJob = scheduler.scheduleRepeating(everyMs: 10_000) { service.purgeExpired() }
+        purgeJob = scheduler.scheduleRepeating(everyMs: 10_000) { Task { await service.purgeExpired() } }
         logger.info("relay listening", ["host": configuration.host, "port": "\(port)",
                                         "mode": configuration.dryRun ? "dry-run" : "apns"])
     }
@@ -58,7 +58,7 @@ public final class RelayServer: Sendable {
         http.stop()
         await channel.shutdown()
         do {
-            try await store.close()
+            try await storage.close()
         } catch {
             logger.error("closing the binding store failed", ["error": "\(error)"])
         }
