@@ -6,9 +6,8 @@ enum BindingTables {
         let key = key(token, kind, serverId)
         if try connection.run(BindingSQL.refresh, key + [.integer(nowMs)]) == 1 { return .refreshed }
         let bound = try bindingCount(token: token, kind: kind, on: connection)
-        if bound == 0 {
-            guard try tokenCount(on: connection) < maxTokens else { return .tokenLimit }
-            try adjustTokenCount(by: 1, on: connection)
+        if bound == 0, try connection.run(BindingSQL.countNewToken, [.integer(Int64(maxTokens))]) == 0 {
+            return .tokenLimit
         }
         let evicted = max(0, bound - BindingLimits.hostsPerToken + 1)
         if evicted > 0 {
