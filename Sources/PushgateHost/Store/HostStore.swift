@@ -112,6 +112,14 @@ public actor HostStore {
         }
     }
 
+    /// Those of `tokens` known to be registered as `kind` on the relay at `relayURL`: one call
+    /// for a whole event's tokens.
+    public func registeredTokens(relayURL: String, tokens: [String], kind: String) throws -> Set<String> {
+        var registered: Set<String> = []
+        for token in tokens where try isRegistered(relayURL: relayURL, token: token, kind: kind) { registered.insert(token) }
+        return registered
+    }
+
     /// Records a successful registration.
     public func markRegistered(relayURL: String, token: String, kind: String) throws {
         try connection.withStatement("INSERT OR REPLACE INTO relay_registrations (relay_url, token, kind, registered_at) VALUES (?, ?, ?, ?)") { statement in
