@@ -22,27 +22,32 @@ struct LiveActivityContent: Sendable, Equatable {
     let event: LiveActivityEvent
     let rows: [LiveActivityItem]
     let priority: Int
+    /// The session whose end caused the change, if one did: its row gives the terminal status.
+    let endedSession: String?
 
     /// The change from `previous` to `next`; nil when nothing a row's signature covers changed
     /// (nothing is sent then) or when there is no row to show.
-    init?(previous: [LiveActivityItem], next: [LiveActivityItem]) {
+    init?(previous: [LiveActivityItem], next: [LiveActivityItem], endedSession: String? = nil) {
         guard !next.isEmpty, !LiveActivityRowRules.sameSignature(previous, next) else { return nil }
         rows = next
+        self.endedSession = endedSession
         event = next.contains { LiveActivityRowRules.isWorking($0.status) } ? .update : .end
         let before = Dictionary(previous.map { ($0.sessionID, $0.status) }, uniquingKeysWith: { first, _ in first })
         let urgent = next.contains { Self.urgentStatuses.contains($0.status) && before[$0.sessionID] != $0.status }
         priority = event == .end || urgent ? Self.urgentPriority : Self.routinePriority
     }
 
-    /// The row the activity leads with: the first working row, else the one that ended last.
+    /// The row the activity leads with: the first working row, else the session that just
+    /// ended, else the row that ended last.
     var primary: LiveActivityItem {
         // `init` refuses an empty row list, so `max` always finds a row.
         rows.first { LiveActivityRowRules.isWorking($0.status) }
+            ?? rows.first { $0.sessionID == endedSession }
             ?? rows.enumerated().max { ($0.element.endedAt ?? 0, -$0.offset) < ($1.element.endedAt ?? 0, -$1.offset) }!.element
     }
 
     /// Tokens may share one request when this is equal: same event, priority and rows.
-    var groupKey: String { "\(event.rawValue).\(priority).\(LiveActivitySnapshot.json(rows))" }
+    var groupKey: String { "\(event.rawValue).\(priority).\(primary.sessionID).\(LiveActivitySnapshot.json(rows))" }
 
     /// The signed part of the relay request for `tokens` (1 to 100), stamped `nowMs`.
     func push(tokens: [String], eventVersion: Int64, nowMs: Int64) throws(WireFieldError) -> LiveActivityPush {

@@ -124,7 +124,8 @@ public final class LiveActivityEngine: Sendable {
         }
         guard update.state.isTopLevel, let settled = update.state.status.settledRowStatus else { return LiveActivityDelivery() }
         return try await lane.run {
-            try await self.pushChanges(versionIds: [update.sessionId, Self.aggregateVersionId], provided: update.eventVersion) { record, now in
+            try await self.pushChanges(versionIds: [update.sessionId, Self.aggregateVersionId], provided: update.eventVersion,
+                                       endedSession: update.sessionId) { record, now in
                 LiveActivityRowRules.ended(record.rows, sessionId: update.sessionId, status: settled, title: update.state.title,
                                            nowSeconds: now)
             }
@@ -138,7 +139,7 @@ public final class LiveActivityEngine: Sendable {
             return LiveActivityDelivery()
         }
         return try await lane.run {
-            try await self.pushChanges(versionIds: [event.sessionId, Self.aggregateVersionId], provided: nil) { record, _ in
+            try await self.pushChanges(versionIds: [event.sessionId, Self.aggregateVersionId], provided: nil, endedSession: nil) { record, _ in
                 LiveActivityRowRules.marked(record.rows, sessionId: event.sessionId, status: status)
             }
         }
@@ -229,11 +230,12 @@ public final class LiveActivityEngine: Sendable {
     }
 
     /// Applies `rows` to every token that shows something and pushes those that changed.
-    private func pushChanges(versionIds: [String], provided: Int64?,
+    private func pushChanges(versionIds: [String], provided: Int64?, endedSession: String?,
                              _ rows: (LiveActivityRecord, Double) -> [LiveActivityItem]) async throws -> LiveActivityDelivery {
         let nowMs = scheduler.clock.nowMilliseconds
         let changes = try await store.all().compactMap { record in
-            LiveActivityContent(previous: record.rows, next: rows(record, Double(nowMs) / 1_000)).map { Change(record: record, content: $0) }
+            LiveActivityContent(previous: record.rows, next: rows(record, Double(nowMs) / 1_000), endedSession: endedSession)
+                .map { Change(record: record, content: $0) }
         }
         return try await push(changes, versionIds: versionIds, provided: provided, nowMs: nowMs)
     }
