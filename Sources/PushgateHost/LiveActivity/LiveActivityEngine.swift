@@ -180,16 +180,22 @@ public final class LiveActivityEngine: Sendable {
     /// each token whose rows changed (none at all when nothing changed).
     private func refresh() async throws -> LiveActivityDelivery {
         let records = try await store.all()
-        guard !records.isEmpty else { return LiveActivityDelivery() }
+        guard !records.isEmpty else {
+            logger.debug("refresh tick", ["tokens": "0", "changed": "0"])
+            return LiveActivityDelivery()
+        }
         let snapshot = states.withLock { $0 }
         let nowMs = scheduler.clock.nowMilliseconds
         let now = Double(nowMs) / 1_000
         let candidates = LiveActivityRowRules.candidates(snapshot, nowSeconds: now)
         var changes: [Change] = []
-        for record in records {
-            let rows = LiveActivityRowRules.refreshed(record.rows, states: snapshot, candidates: candidates, nowSeconds: now)
-            if let content = LiveActivityContent(previous: record.rows, next: rows) { changes.append(Change(record: record, content: content)) }
+        for index in records.indices {
+            let rows = LiveActivityRowRules.refreshed(records[index].rows, states: snapshot, candidates: candidates, nowSeconds: now)
+            if let content = LiveActivityContent(previous: records[index].rows, next: rows) {
+                changes.append(Change(record: records[index], content: content))
+            }
         }
+        logger.debug("refresh tick", ["tokens": "\(records.count)", "changed": "\(changes.count)"])
         return try await push(changes, versionIds: [Self.aggregateVersionId], provided: nil, nowMs: nowMs)
     }
 

@@ -9,7 +9,7 @@ import PushgateCore
 ///   `endedAt`, newest first. A row's signature is (sessionId, title, status, endedAt).
 enum LiveActivityRowRules {
     /// Statuses a busy session keeps: the host has no source that says they are over.
-    static let busyKeeps: Set<LiveActivityStatus> = [.permission, .input, .tool]
+    static func busyKeeps(_ status: LiveActivityStatus) -> Bool { status == .permission || status == .input || status == .tool }
 
     /// Whether a row still counts as working (anything but `complete` and `error`).
     static func isWorking(_ status: LiveActivityStatus) -> Bool { status != .complete && status != .error }
@@ -17,7 +17,7 @@ enum LiveActivityRowRules {
     /// The rows a refresh tick adds where missing: visible top-level sessions that are busy or
     /// retrying, oldest first, each starting now.
     static func candidates(_ states: [String: SessionState], nowSeconds: Double) -> [LiveActivityItem] {
-        states.filter { $0.value.visible && $0.value.isTopLevel && $0.value.status.settledRowStatus == nil }
+        states.lazy.filter { $0.value.visible && $0.value.isTopLevel && $0.value.status.settledRowStatus == nil }
             .sorted { ($0.value.firstSeenMs, $0.key) < ($1.value.firstSeenMs, $1.key) }
             .compactMap { sessionId, state in
                 try? LiveActivityItem(sessionID: sessionId, title: state.title ?? "",
@@ -29,8 +29,11 @@ enum LiveActivityRowRules {
     static func refreshed(_ rows: [LiveActivityItem], states: [String: SessionState], candidates: [LiveActivityItem],
                           nowSeconds: Double) -> [LiveActivityItem] {
         var next = rows
-        for index in next.indices {
-            if let state = states[next[index].sessionID] { next[index] = following(next[index], state, nowSeconds: nowSeconds) }
+        // Assigning only changed rows keeps an unchanged list sharing its storage (no copy per token and tick).
+        for index in rows.indices {
+            if let state = states[rows[index].sessionID], let row = following(rows[index], state, nowSeconds: nowSeconds) {
+                next[index] = row
+            }
         }
         for candidate in candidates where !next.contains(where: { $0.sessionID == candidate.sessionID }) {
             next.append(candidate)
@@ -66,18 +69,24 @@ enum LiveActivityRowRules {
         }
     }
 
-    private static func following(_ row: LiveActivityItem, _ state: SessionState, nowSeconds: Double) -> LiveActivityItem {
+    /// The row `state` asks for, or nil when it already shows that.
+    private static func following(_ row: LiveActivityItem, _ state: SessionState, nowSeconds: Double) -> LiveActivityItem? {
         if let settledStatus = state.status.settledRowStatus {
-            return settled(row, as: settledStatus, title: state.title, nowSeconds: nowSeconds)
+            return row.changed(title: state.title, status: settledStatus, endedAt: settledEnd(row, nowSeconds: nowSeconds))
         }
-        let status: LiveActivityStatus = state.status == .retry ? .retry : busyKeeps.contains(row.status) ? row.status : .working
+        let status: LiveActivityStatus = state.status == .retry ? .retry : busyKeeps(row.status) ? row.status : .working
         // A session working again starts a new turn: its old end time no longer applies.
-        return row.with(title: state.title, status: status, endedAt: nil)
+        return row.changed(title: state.title, status: status, endedAt: nil)
     }
 
     private static func settled(_ row: LiveActivityItem, as status: LiveActivityStatus, title: String?,
                                 nowSeconds: Double) -> LiveActivityItem {
-        row.with(title: title, status: status, endedAt: isWorking(row.status) ? nowSeconds : row.endedAt ?? nowSeconds)
+        row.with(title: title, status: status, endedAt: settledEnd(row, nowSeconds: nowSeconds))
+    }
+
+    /// A row that settles now ends now; one already settled keeps its end time.
+    private static func settledEnd(_ row: LiveActivityItem, nowSeconds: Double) -> Double {
+        isWorking(row.status) ? nowSeconds : row.endedAt ?? nowSeconds
     }
 }
 
@@ -85,8 +94,13 @@ extension LiveActivityItem {
     /// This row with another status and end time, and a new title when one is given; the row
     /// itself when nothing differs.
     func with(title newTitle: String? = nil, status: LiveActivityStatus, endedAt: Double?) -> LiveActivityItem {
+        changed(title: newTitle, status: status, endedAt: endedAt) ?? self
+    }
+
+    /// Like ``with(title:status:endedAt:)``, but nil when nothing differs.
+    func changed(title newTitle: String?, status: LiveActivityStatus, endedAt: Double?) -> LiveActivityItem? {
         let title = newTitle.map { $0.prefix(utf16Count: Self.maxTitleLength) } ?? self.title
-        if title == self.title && status == self.status && endedAt == self.endedAt { return self }
+        if title == self.title && status == self.status && endedAt == self.endedAt { return nil }
         do {
             return try LiveActivityItem(sessionID: sessionID, title: title, status: status, startedAt: startedAt, endedAt: endedAt)
         } catch {

@@ -31,8 +31,10 @@ public actor LiveActivityStore {
     private let connection: SQLiteConnection
     private var records: [String: LiveActivityRecord] = [:]
     private var tokensByClient: [String: Set<String>] = [:]
-    /// `records` by creation time, rebuilt on demand after a change.
+    /// `records` by creation time, rebuilt on demand after a token is added or removed.
     private var ordered: [LiveActivityRecord]?
+    /// Each token's index in `ordered`, so saving rows keeps the order without sorting again.
+    private var positions: [String: Int] = [:]
     /// The revision `records` matches; nil until loaded or after a failed write.
     private var revision: Int64?
     /// SQL reads so far (statements that return rows), for tests and `pushgate bench live-activity`.
@@ -57,6 +59,7 @@ public actor LiveActivityStore {
         if let ordered { return ordered }
         let sorted = records.values.sorted { ($0.createdAtMs, $0.token) < ($1.createdAtMs, $1.token) }
         ordered = sorted
+        positions = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1.token, $0) })
         return sorted
     }
 
@@ -141,6 +144,7 @@ public actor LiveActivityStore {
                     try statement.step()
                 }
                 records[token]?.rows = rows
+                if ordered != nil, let position = positions[token] { ordered?[position].rows = rows }
             }
         }
     }
@@ -196,7 +200,6 @@ public actor LiveActivityStore {
                 if try readRevision() != revision { try load() }
                 let result = try body()
                 revision = try readRevision()
-                ordered = nil
                 return result
             }
         } catch {
@@ -253,6 +256,7 @@ public actor LiveActivityStore {
         }
         records[record.token] = record
         tokensByClient[Self.clientKey(record.client), default: []].insert(record.token)
+        ordered = nil
     }
 
     private func delete(_ token: String) throws {
@@ -263,6 +267,7 @@ public actor LiveActivityStore {
         if let record = records.removeValue(forKey: token) {
             tokensByClient[Self.clientKey(record.client)]?.remove(token)
         }
+        ordered = nil
     }
 
     private func bind(_ value: String?, _ statement: SQLiteStatement, at index: Int32) throws {
