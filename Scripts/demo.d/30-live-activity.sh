@@ -11,11 +11,12 @@ la_api() {
   printf '%s %s' "${answer##*$'\n'}" "${answer%$'\n'*}"
 }
 
-# la_call METHOD PATH BODY: la_api, printed, and it must answer 200 or 202.
+# la_call METHOD PATH BODY [SHOWN]: la_api, printed (SHOWN instead of BODY when given), and it
+# must answer 200 or 202.
 la_call() {
   local answer
-  answer=$(la_api "$@")
-  say "$1 $2 $3"
+  answer=$(la_api "$1" "$2" "$3")
+  say "$1 $2 ${4:-$3}"
   say "   →  $answer"
   case ${answer%% *} in 200|202) ;; *) fail "$1 $2 was refused" ;; esac
 }
@@ -66,8 +67,9 @@ section "The hub reports two sessions at work; the phone registers its Live Acti
 la_call PUT /api/sessions/refactor-auth/state '{"status":"busy","title":"refactor-auth","visible":true}'
 la_call PUT /api/sessions/write-docs/state '{"status":"busy","title":"write-docs","visible":true}'
 activity_token=$(openssl rand -hex 32)
-la_call POST /api/push/live-activity-token \
-  "{\"token\":\"$activity_token\",\"activityId\":\"agents\",\"sessionId\":\"refactor-auth\",\"client\":\"phone-en\"}"
+registration='"activityId":"agents","sessionId":"refactor-auth","client":"phone-en"}'
+la_call POST /api/push/live-activity-token "{\"token\":\"$activity_token\",$registration" \
+  "{\"token\":\"$(short "$activity_token")\",$registration"
 say "(the activity starts with its own session; the next tick adds the other visible busy session)"
 la_wait_for 1
 
