@@ -71,11 +71,7 @@ public final class HostService: Sendable {
     /// Suppression, cooldown and debounce, then dispatch; a `permission` or `question` event
     /// also shows on the session's Live Activity rows.
     public func handle(_ event: HostEvent) async -> DispatchResult {
-        do {
-            _ = try await liveActivities.noteAttention(event)
-        } catch {
-            logger.error("Live Activity update failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
-        }
+        liveActivities.noteAttention(event)
         if event.parentSessionId != nil { return await suppressed(.child) }
         if event.system { return await suppressed(.system) }
         switch gate.withLock({ $0 })!.submit(event) {

@@ -137,6 +137,7 @@ import Testing
             activityRow("s1", "Build", "working", startedAt: Self.started), activityRow("s2", "Test", "working", startedAt: Self.started),
         ])
         _ = try await harness.event("permission", "s2", extra: [("requestId", "r1")])
+        await harness.service.liveActivities.waitUntilIdle()
         let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
         let push = try #require(harness.activityPushes(token).last)
         #expect(push.payload == (try activityPayload(
@@ -147,10 +148,12 @@ import Testing
             staleDate: Int64(now.rounded(.down)) + 1_200)))
         #expect(push.apnsHeaders.contains("apns-priority: 10"))
         _ = try await harness.event("question", "s1")
+        await harness.service.liveActivities.waitUntilIdle()
         #expect(harness.activityPushes(token).last?.payload?["aps"]?["content-state"]?["status"] == "input")
         #expect(harness.activityPushes(token).last?.apnsHeaders.contains("apns-priority: 10") == true)
         _ = try await harness.event("permission", "c1", extra: [("parentSessionId", "s1")])
         _ = try await harness.event("question", "s1")
+        await harness.service.liveActivities.waitUntilIdle()
         #expect(harness.activityPushes(token).count == 2, "a child's event and a repeat change nothing")
         await harness.stop()
     }

@@ -133,14 +133,20 @@ public final class LiveActivityEngine: Sendable {
     }
 
     /// A `permission` or `question` event of a top-level session: its working rows show
-    /// `permission` or `input` (pushed at priority 10).
-    public func noteAttention(_ event: HostEvent) async throws -> LiveActivityDelivery {
-        guard event.parentSessionId == nil, !event.system, let status = Self.attentionStatus(event.type) else {
-            return LiveActivityDelivery()
-        }
-        return try await lane.run {
-            try await self.pushChanges(versionIds: [event.sessionId, Self.aggregateVersionId], provided: nil, endedSession: nil) { record, _ in
-                LiveActivityRowRules.marked(record.rows, sessionId: event.sessionId, status: status)
+    /// `permission` or `input` (pushed at priority 10). Queued without waiting, so the event's
+    /// alert never waits for Live Activity pushes; nil when the event changes no row.
+    @discardableResult
+    public func noteAttention(_ event: HostEvent) -> Task<LiveActivityDelivery, any Error>? {
+        guard event.parentSessionId == nil, !event.system, let status = Self.attentionStatus(event.type) else { return nil }
+        return lane.submit {
+            do {
+                return try await self.pushChanges(versionIds: [event.sessionId, Self.aggregateVersionId], provided: nil,
+                                                  endedSession: nil) { record, _ in
+                    LiveActivityRowRules.marked(record.rows, sessionId: event.sessionId, status: status)
+                }
+            } catch {
+                self.logger.error("Live Activity update for an event failed; check host.sqlite", ["error": "\(error)"])
+                throw error
             }
         }
     }
