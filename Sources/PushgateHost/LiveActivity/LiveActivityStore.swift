@@ -46,7 +46,9 @@ public actor LiveActivityStore {
     public init(path: String) throws {
         executor = DispatchQueueExecutor(label: "pushgate.host.live-activity")
         try DatabaseDirectory.prepare(for: path)
-        let connection = try SQLiteConnection(path: path)
+        // As in HostStore: what a phone was told is stored is fsynced (`durably`); the rows and
+        // versions a tick writes commit with synchronous=NORMAL (they survive the process being killed).
+        let connection = try SQLiteConnection(path: path, durability: .normal)
         try Migrator.migrate(connection, with: HostMigrations.all)
         self.connection = connection
     }
@@ -76,7 +78,7 @@ public actor LiveActivityStore {
     /// the token's own, else those of the token it replaces, else `defaultRows`.
     public func register(_ registration: LiveActivityRegistration, defaultRows: [LiveActivityItem], maxPerClient: Int,
                          nowMs: Int64) throws -> RegistrationOutcome {
-        try write {
+        try connection.durably { try write {
             let existing = records[registration.token]
             if let existing, existing.client != registration.client { return .forbidden }
             let siblings = (tokensByClient[Self.clientKey(registration.client)] ?? []).compactMap { records[$0] }
@@ -93,27 +95,27 @@ public actor LiveActivityStore {
             let evicted = others.prefix(max(0, others.count + 1 - maxPerClient)).map(\.token)
             for token in evicted { try delete(token) }
             return .stored(replaced: replaced?.token, evicted: evicted)
-        }
+        } }
     }
 
     /// Removes `token` if `client` registered it.
     public func remove(token: String, client: String?) throws -> RemovalOutcome {
-        try write {
+        try connection.durably { try write {
             guard let record = records[token] else { return .notFound }
             guard record.client == client else { return .forbidden }
             try delete(token)
             return .removed(token)
-        }
+        } }
     }
 
     /// Removes the token `client` registered for `activityId`.
     public func remove(activityId: String, client: String?) throws -> RemovalOutcome {
-        try write {
+        try connection.durably { try write {
             let owned = (tokensByClient[Self.clientKey(client)] ?? []).compactMap { records[$0] }
             guard let record = owned.first(where: { $0.activityId == activityId }) else { return .notFound }
             try delete(record.token)
             return .removed(record.token)
-        }
+        } }
     }
 
     /// Removes tokens whose activity is over (accepted `end`) or dead (`drop`).
