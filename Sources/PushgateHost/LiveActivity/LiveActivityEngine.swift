@@ -134,7 +134,8 @@ public final class LiveActivityEngine: Sendable {
 
     /// A `permission` or `question` event of a top-level session: its working rows show
     /// `permission` or `input` (pushed at priority 10). Queued without waiting, so the event's
-    /// alert never waits for Live Activity pushes; nil when the event changes no row.
+    /// alert never waits for Live Activity pushes; nil for other event types and for child or
+    /// system sessions.
     @discardableResult
     public func noteAttention(_ event: HostEvent) -> Task<LiveActivityDelivery, any Error>? {
         guard event.parentSessionId == nil, !event.system, let status = Self.attentionStatus(event.type) else { return nil }

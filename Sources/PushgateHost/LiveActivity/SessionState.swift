@@ -51,7 +51,7 @@ public struct SessionState: Sendable, Equatable {
 public struct SessionStateUpdate: Sendable, Equatable {
     public var sessionId: String
     public var state: SessionState
-    /// An event version the hub wants the next push to reach at least (Pushgate extension).
+    /// The least `eventVersion` of the push an `idle` or `error` state causes (Pushgate extension).
     public var eventVersion: Int64?
 
     public init(sessionId: String, state: SessionState, eventVersion: Int64? = nil) {
