@@ -19,6 +19,7 @@ let package = Package(
         // System libraries (Debian -dev packages installed by Scripts/bootstrap).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
         .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
@@ -26,7 +27,7 @@ let package = Package(
         // Libraries, in dependency order: each depends only on those above it.
         .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
         .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite", "CLibPQ"]),
-        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD"]),
+        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD", "CCurl"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"],
@@ -34,7 +35,8 @@ let package = Package(
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
-        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateHTTP", "PushgateProviders", "PushgateTesting"]),
+        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateHTTP", "PushgateProviders", "PushgateTesting",
+                                                         "PushgateHost"]),
         .executableTarget(name: "pushgate-relay", dependencies: ["PushgateRelay"]),
         .executableTarget(name: "pushgate-host", dependencies: ["PushgateHost"]),
 
