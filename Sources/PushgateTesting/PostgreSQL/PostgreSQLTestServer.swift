@@ -71,7 +71,9 @@ public final class PostgreSQLTestServer: Sendable {
 
     private static func start() throws -> PostgreSQLTestServer? {
         guard let installation = try PostgreSQLInstallation.find() else { return nil }
-        var template = Array((NSTemporaryDirectory() + "pushgate-pg-XXXXXX").utf8CString)
+        // The postgres account must reach the directory: root's TMPDIR may be private, /tmp is not.
+        let parent = installation.owner == nil ? NSTemporaryDirectory() : "/tmp/"
+        var template = Array((parent + "pushgate-pg-XXXXXX").utf8CString)
         guard let created = mkdtemp(&template) else {
             throw ChildProcessError(command: "mkdtemp", reason: String(cString: strerror(errno)))
         }
