@@ -20,5 +20,14 @@ enum HostMigrations {
                 snapshot TEXT NOT NULL, created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL);
             CREATE TABLE event_versions (id TEXT PRIMARY KEY, version INTEGER NOT NULL);
             """),
+        // hapi-path.md §5: one row per (namespace, device_id, platform); push_key is the padded base64 or NULL.
+        Migration(version: 3, sql: """
+            CREATE TABLE hapi_devices (
+                namespace TEXT NOT NULL, token TEXT NOT NULL, platform TEXT NOT NULL, device_id TEXT NOT NULL,
+                push_key TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+                UNIQUE (namespace, device_id, platform));
+            CREATE INDEX hapi_devices_namespace ON hapi_devices (namespace);
+            CREATE INDEX hapi_devices_token ON hapi_devices (token);
+            """),
     ]
 }
