@@ -51,7 +51,7 @@ public final class HostService: Sendable {
         }
         self.relay = relay
         self.apnsClient = apnsClient
-        hapi = HapiTransports(settings: settings, store: store, apnsClient: apnsClient, logger: logger)
+        hapi = HapiTransports(settings: settings, store: store, apnsClient: apnsClient, clock: scheduler.clock, logger: logger)
         dispatcher = AlertDispatcher(store: store, transport: transport,
                                      composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled()),
                                      clock: scheduler.clock, logger: logger)
@@ -164,7 +164,7 @@ public final class HostService: Sendable {
                 ("relayConfigured", .bool(relay != nil)), ("health", dispatcher.health.json),
             ]))),
             ("hapi", .object(JSONObject([
-                ("ios", .string(hapi.modes.iosName)), ("android", .string(hapi.modes.androidName)),
+                ("ios", .string(hapi.iosName)), ("android", .string(hapi.androidName)),
                 ("devices", .integer(Int64(try await store.hapiDeviceCount()))),
             ]))),
             ("alertTokens", .integer(Int64(counts.alertTokens))),

@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateProviders
 @testable import PushgateHost
 import Testing
 
@@ -29,24 +30,24 @@ import Testing
 
     @Test func answersMapToOutcomes() async throws {
         let relay = try HapiScriptedRelay()
-        let cases: [(String, HapiScriptedRelay.Answer, HapiOutcome)] = [
-            ("ok", .json(200, #"{"ok":true}"#), .sent),
-            ("gone", .json(410, #"{"ok":false,"code":"unregistered"}"#), .dead),
-            ("gone-html", .html(410), .failed),
-            ("ok-html", .html(200), .failed),
-            ("ok-false", .json(200, #"{"ok":false}"#), .failed),
-            ("ok-string", .json(200, #"{"ok":"true"}"#), .failed),
-            ("gone-other", .json(410, #"{"ok":false,"code":"gone"}"#), .failed),
-            ("bad", .json(400, #"{"ok":false,"code":"bad_request"}"#), .failed),
-            ("big", .json(413, #"{"ok":false,"code":"too_large"}"#), .failed),
-            ("slow", .json(429, #"{"ok":false,"code":"rate_limited"}"#), .failed),
-            ("none", .json(501, #"{"ok":false,"code":"unsupported_platform"}"#), .failed),
-            ("up", .json(502, #"{"ok":false,"code":"upstream"}"#), .failed),
+        let cases: [(String, HapiScriptedRelay.Answer, String)] = [
+            ("ok", .json(200, #"{"ok":true}"#), "sent"),
+            ("gone", .json(410, #"{"ok":false,"code":"unregistered"}"#), "dead"),
+            ("gone-html", .html(410), "failed"),
+            ("ok-html", .html(200), "failed"),
+            ("ok-false", .json(200, #"{"ok":false}"#), "failed"),
+            ("ok-string", .json(200, #"{"ok":"true"}"#), "failed"),
+            ("gone-other", .json(410, #"{"ok":false,"code":"gone"}"#), "failed"),
+            ("bad", .json(400, #"{"ok":false,"code":"bad_request"}"#), "failed"),
+            ("big", .json(413, #"{"ok":false,"code":"too_large"}"#), "failed"),
+            ("slow", .json(429, #"{"ok":false,"code":"rate_limited"}"#), "failed"),
+            ("none", .json(501, #"{"ok":false,"code":"unsupported_platform"}"#), "failed"),
+            ("up", .json(502, #"{"ok":false,"code":"upstream"}"#), "failed"),
         ]
         let client = HapiRelayClient(baseURL: relay.url, logger: Self.logger)
         for (token, answer, expected) in cases {
             relay.script(token, answer)
-            #expect(await client.push(platform: .android, token: token, envelope: "ZW52", collapseId: nil) == expected, "\(token)")
+            #expect(await client.push(platform: .android, token: token, envelope: "ZW52", collapseId: nil).label == expected, "\(token)")
         }
         #expect(relay.requests.count == cases.count, "no retry")
         #expect(!Self.logs.lines.contains { $0.contains("Bad gateway") || $0.contains("unsupported_platform") })
@@ -58,10 +59,10 @@ import Testing
         let relay = try HapiScriptedRelay()
         relay.script("held", .hang)
         let impatient = HapiRelayClient(baseURL: relay.url, timeoutSeconds: 0.3, logger: Self.logger)
-        #expect(await impatient.push(platform: .ios, token: "held", envelope: "ZW52", collapseId: nil) == .failed)
+        #expect(await impatient.push(platform: .ios, token: "held", envelope: "ZW52", collapseId: nil).label == "failed")
         #expect(relay.requests.count == 1, "no retry after the timeout")
         relay.stop()
         let closed = HapiRelayClient(baseURL: relay.url, logger: Self.logger)
-        #expect(await closed.push(platform: .ios, token: "x", envelope: "ZW52", collapseId: nil) == .failed)
+        #expect(await closed.push(platform: .ios, token: "x", envelope: "ZW52", collapseId: nil).label == "failed")
     }
 }

@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateProviders
 
 /// Sends one event's payload to every hapi device of a namespace: Android first, then iOS,
 /// each finishing before the next starts.
@@ -38,6 +39,21 @@ final class HapiFanout: Sendable {
         self.logger = logger.named("hapi")
     }
 
+    /// The iOS transport's name: `relay`, `apns` or `off`.
+    var iosName: String {
+        guard case .encrypted(let sender) = ios else { return "off" }
+        return sender.name
+    }
+
+    /// The Android transport's name: `relay`, `fcm` or `off`.
+    var androidName: String {
+        switch android {
+        case .encrypted(let sender): sender.name
+        case .direct: "fcm"
+        case .off: "off"
+        }
+    }
+
     /// Whether any platform has a transport.
     var isEnabled: Bool {
         if case .off = android, case .off = ios { return false }
@@ -54,12 +70,11 @@ final class HapiFanout: Sendable {
         switch android {
         case .encrypted(let sender):
             tally += try await sendEncrypted(devices.filter { $0.platform == .phone }, sender: sender, plaintext: plaintext,
-                                             collapseId: nil, keyless: .failed, namespace: namespace)
+                                             collapseId: nil, keyless: .failed(reason: "no usable pushKey"), namespace: namespace)
         case .direct(let sender):
             let targets = devices.filter { $0.platform == .phone || $0.platform == .wear }
-            let data = payload.json
             let outcomes = await forEachConcurrently(targets, limit: Self.concurrency) { device in
-                (device.token, await sender.send(token: device.token, platform: device.platform, data: data))
+                (device.token, await sender.send(token: device.token, platform: device.platform, payload: payload))
             }
             tally += try await apply(outcomes, namespace: namespace)
         case .off:
@@ -67,8 +82,8 @@ final class HapiFanout: Sendable {
         }
         if case .encrypted(let sender) = ios {
             tally += try await sendEncrypted(devices.filter { $0.platform == .ios }, sender: sender, plaintext: plaintext,
-                                             collapseId: HapiCollapseId.make(type: payload.type.rawValue, sessionId: payload.sessionId),
-                                             keyless: .dead, namespace: namespace)
+                                             collapseId: HapiCollapseId.make(type: payload.type, sessionId: payload.sessionId),
+                                             keyless: .dead(reason: "corrupt pushKey"), namespace: namespace)
         }
         if tally.oversized > 0 {
             logger.warning("hapi payload too large even in its minimal form; nothing sent on the encrypted lanes", [
@@ -83,8 +98,8 @@ final class HapiFanout: Sendable {
 
     /// One envelope per device; `keyless` is the outcome of a row without a usable key.
     private func sendEncrypted(_ devices: [HapiDevice], sender: any HapiEnvelopeSender, plaintext: HapiPlaintext?,
-                               collapseId: String?, keyless: HapiOutcome, namespace: String) async throws -> HapiTally {
-        var outcomes: [(String, HapiOutcome)] = []
+                               collapseId: String?, keyless: HapiPushOutcome, namespace: String) async throws -> HapiTally {
+        var outcomes: [(String, HapiPushOutcome)] = []
         var keyed: [(device: HapiDevice, key: HapiPushKey)] = []
         for device in devices {
             if let text = device.pushKey, let key = try? HapiPushKey(base64: text) {
@@ -94,20 +109,22 @@ final class HapiFanout: Sendable {
             }
         }
         guard let plaintext else {
-            outcomes += keyed.map { ($0.device.token, .failed) }
+            outcomes += keyed.map { ($0.device.token, .failed(reason: "payload too large")) }
             var tally = try await apply(outcomes, namespace: namespace)
             tally.oversized = keyed.count
             return tally
         }
         outcomes += await forEachConcurrently(keyed, limit: Self.concurrency) { target in
-            guard let envelope = try? HapiEnvelope.seal(plaintext.bytes, key: target.key) else { return (target.device.token, .failed) }
+            guard let envelope = try? HapiEnvelope.seal(plaintext.bytes, key: target.key) else {
+                return (target.device.token, .failed(reason: "seal failed"))
+            }
             return (target.device.token, await sender.send(token: target.device.token, envelope: envelope, collapseId: collapseId))
         }
         return try await apply(outcomes, namespace: namespace)
     }
 
     /// Counts the outcomes and deletes the rows of dead tokens.
-    private func apply(_ outcomes: [(String, HapiOutcome)], namespace: String) async throws -> HapiTally {
+    private func apply(_ outcomes: [(String, HapiPushOutcome)], namespace: String) async throws -> HapiTally {
         var tally = HapiTally()
         for (token, outcome) in outcomes {
             switch outcome {

@@ -1,5 +1,5 @@
-import Foundation
 import PushgateCore
+import PushgateProviders
 
 /// Which transport each platform uses on the encrypted path, and why a platform is off.
 ///
@@ -70,16 +70,12 @@ public struct HapiModes: Sendable {
     /// The service account named by `path`, or Android off with a reason that names the
     /// setting and never the file's contents.
     private static func loadAccount(_ path: String?) -> Android {
-        guard let path else { return .off(reason: "fcmServiceAccountPath (PUSHGATE_FCM_SERVICE_ACCOUNT_PATH) is not set") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .off(reason: "fcmServiceAccountPath (PUSHGATE_FCM_SERVICE_ACCOUNT_PATH) names a file that cannot be read")
-        }
+        let setting = "fcmServiceAccountPath (PUSHGATE_FCM_SERVICE_ACCOUNT_PATH)"
+        guard let path else { return .off(reason: "\(setting) is not set") }
         do {
-            return .fcm(try ServiceAccount(json: Array(data)))
-        } catch let error as CryptoError {
-            return .off(reason: "fcmServiceAccountPath names a file that is not a usable service account: \(error.message)")
+            return .fcm(try ServiceAccountFile.load(path: path))
         } catch {
-            return .off(reason: "fcmServiceAccountPath names a file that is not a usable service account (bad JSON)")
+            return .off(reason: "\(setting) \(error.problem)")
         }
     }
 }

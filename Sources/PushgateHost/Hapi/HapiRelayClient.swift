@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import PushgateCore
+import PushgateProviders
 
 /// The host's client for `POST {pushRelayUrl}/v1/push`, hapi's relay protocol: one envelope
 /// for one device per request, no authentication.
@@ -59,23 +60,23 @@ public final class HapiRelayClient: Sendable {
     }
 
     /// Posts one envelope and classifies the answer. Never throws.
-    public func push(platform: Platform, token: String, envelope: String, collapseId: String?) async -> HapiOutcome {
-        guard let url = URL(string: pushURL) else { return .failed }
+    public func push(platform: Platform, token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome {
+        guard let url = URL(string: pushURL) else { return .failed(reason: "relay URL is not valid") }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(Self.body(platform: platform, token: token, envelope: envelope, collapseId: collapseId))
-        let outcome: HapiOutcome
+        let outcome: HapiPushOutcome
         do {
             let (data, response) = try await session.data(for: request)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             outcome = Self.classify(status: status, body: Array(data))
             if outcome != .sent {
                 logger.info("hapi relay did not accept a push", ["platform": platform.rawValue, "token": Redact.token(token),
-                                                                 "status": "\(status)", "outcome": outcome.rawValue])
+                                                                 "status": "\(status)", "outcome": outcome.label])
             }
         } catch {
-            outcome = .failed
+            outcome = .failed(reason: "network error or timeout")
             logger.warning("hapi relay push did not complete (network error or 10 s timeout); check pushRelayUrl",
                            ["platform": platform.rawValue, "token": Redact.token(token)])
         }
@@ -83,10 +84,12 @@ public final class HapiRelayClient: Sendable {
     }
 
     /// The outcome of a relay answer.
-    static func classify(status: Int, body: [UInt8]) -> HapiOutcome {
-        guard status == 200 || status == 410, let object = (try? JSONValue.parse(body))?.objectValue else { return .failed }
-        if status == 200 && object["ok"] == .bool(true) { return .sent }
-        if status == 410 && object["ok"] == .bool(false) && object["code"] == .string("unregistered") { return .dead }
-        return .failed
+    static func classify(status: Int, body: [UInt8]) -> HapiPushOutcome {
+        let object = (status == 200 || status == 410) ? (try? JSONValue.parse(body))?.objectValue : nil
+        if status == 200 && object?["ok"] == .bool(true) { return .sent }
+        if status == 410 && object?["ok"] == .bool(false) && object?["code"] == .string("unregistered") {
+            return .dead(reason: "unregistered")
+        }
+        return .failed(reason: "HTTP \(status)")
     }
 }

@@ -17,12 +17,22 @@ public struct HapiSettings: Sendable, Equatable {
     public var fcmServiceAccountPath: String?
     /// The APNs service of `apns` mode.
     public var apnsEnvironment: APNsEnvironment
+    /// Where direct FCM sends go, `https://host[:port]`; nil → Google (a fake FCM in tests).
+    public var fcmOrigin: String?
+    /// Where the OAuth assertion is exchanged; nil → the account's `token_uri`.
+    public var fcmTokenURI: String?
+    /// An extra trusted CA for the FCM and OAuth endpoints (a local fake FCM).
+    public var fcmCAFile: String?
 
     public init(androidPushMode: String = defaultAndroidPushMode, relayURL: String? = defaultRelayURL,
-                fcmServiceAccountPath: String? = nil, apnsEnvironment: APNsEnvironment = .production) {
+                fcmServiceAccountPath: String? = nil, apnsEnvironment: APNsEnvironment = .production,
+                fcmOrigin: String? = nil, fcmTokenURI: String? = nil, fcmCAFile: String? = nil) {
         self.androidPushMode = androidPushMode
         self.relayURL = relayURL
         self.fcmServiceAccountPath = fcmServiceAccountPath
         self.apnsEnvironment = apnsEnvironment
+        self.fcmOrigin = fcmOrigin
+        self.fcmTokenURI = fcmTokenURI
+        self.fcmCAFile = fcmCAFile
     }
 }

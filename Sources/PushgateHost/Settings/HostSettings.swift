@@ -98,7 +98,8 @@ public struct HostSettings: Sendable {
         let hapi = HapiSettings(androidPushMode: (value(.androidPush) ?? HapiSettings.defaultAndroidPushMode).lowercased(),
                                 relayURL: value(.relayURL) == nil ? HapiSettings.defaultRelayURL : relayURL,
                                 fcmServiceAccountPath: value(.fcmServiceAccountPath),
-                                apnsEnvironment: value(.apnsEnv)?.lowercased() == "sandbox" ? .sandbox : .production)
+                                apnsEnvironment: value(.apnsEnv)?.lowercased() == "sandbox" ? .sandbox : .production,
+                                fcmOrigin: value(.fcmOrigin), fcmTokenURI: value(.fcmTokenURI), fcmCAFile: value(.fcmCAFile))
         return HostSettings(home: home, file: file, signingKey: key, accessToken: accessToken, listenHost: host, listenPort: port,
                             relayURL: relayURL, iosPushMode: mode, directAPNs: directAPNs, hapi: hapi,
                             diagnostics: diagnostics, logLevel: level)

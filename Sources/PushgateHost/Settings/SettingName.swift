@@ -33,6 +33,9 @@ public struct SettingName: Sendable, Hashable {
     public static let androidPush = SettingName("PUSHGATE_ANDROID_PUSH", "androidPushMode", aliases: ["HAPI_ANDROID_PUSH"])
     public static let fcmServiceAccountPath = SettingName("PUSHGATE_FCM_SERVICE_ACCOUNT_PATH", "fcmServiceAccountPath", isPath: true,
                                                           aliases: ["FCM_SERVICE_ACCOUNT_PATH"])
+    public static let fcmOrigin = SettingName("PUSHGATE_FCM_ORIGIN", "fcmOrigin")
+    public static let fcmTokenURI = SettingName("PUSHGATE_FCM_TOKEN_URI", "fcmTokenUri")
+    public static let fcmCAFile = SettingName("PUSHGATE_FCM_CA_FILE", "fcmCaFile", isPath: true)
     public static let apnsKeyId = SettingName("PUSHGATE_APNS_KEY_ID", "apnsKeyId", aliases: ["APNS_KEY_ID"])
     public static let apnsTeamId = SettingName("PUSHGATE_APNS_TEAM_ID", "apnsTeamId", aliases: ["APNS_TEAM_ID"])
     public static let apnsP8 = SettingName("PUSHGATE_APNS_P8", "apnsP8")
@@ -47,7 +50,7 @@ public struct SettingName: Sendable, Hashable {
 
     /// Every setting an environment variable can persist.
     public static let all: [SettingName] = [
-        listen, accessToken, relayURL, iosPush, androidPush, fcmServiceAccountPath, apnsKeyId, apnsTeamId, apnsP8, apnsP8Path,
+        listen, accessToken, relayURL, iosPush, androidPush, fcmServiceAccountPath, fcmOrigin, fcmTokenURI, fcmCAFile, apnsKeyId, apnsTeamId, apnsP8, apnsP8Path,
         apnsBundleId, apnsEnv, apnsHostProduction, apnsHostSandbox, apnsCAFile, logLevel,
     ]
 }
