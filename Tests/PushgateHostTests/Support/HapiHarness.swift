@@ -1,0 +1,156 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PushgateCore
+@testable import PushgateHost
+import PushgateTesting
+import Synchronization
+
+/// A host with hapi devices on one manual clock, wired to a fake APNs over loopback: directly
+/// (`ios: "apns"`), or through a relay whose URL is given (a real relay or a scripted one).
+/// The host API listens on loopback; a recording web fallback sees the §10 gate's branch.
+final class HapiHarness: Sendable {
+    static let bundleId = "run.hapi.tests"
+    static let keyId = "KEYID12345"
+    static let teamId = "TEAMID1234"
+
+    let clock: ManualClock
+    let scheduler: ManualScheduler
+    let fake: FakeAPNs
+    let home: TemporaryHome
+    let apnsKey: P256PrivateKey
+    let caFile: String
+    let logs = Logger.MemorySink()
+    let web = RecordingWebFallback()
+    let service: HostService
+    let api: HostAPI
+
+    /// `ios` and `android` are the host's modes; `relayURL` the relay both relay lanes use.
+    init(ios: String = "apns", android: String = "off", relayURL: String? = nil, environment extra: [String: String] = [:],
+         clock: ManualClock? = nil) async throws {
+        self.clock = clock ?? ManualClock(milliseconds: SystemClock().nowMilliseconds)
+        scheduler = ManualScheduler(clock: self.clock)
+        apnsKey = P256PrivateKey()
+        var fakeConfiguration = FakeAPNs.Configuration()
+        fakeConfiguration.credentials = .init(publicKey: apnsKey.publicKey, keyId: Self.keyId, teamId: Self.teamId)
+        fakeConfiguration.clock = self.clock
+        fake = try FakeAPNs(configuration: fakeConfiguration)
+        home = TemporaryHome()
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        caFile = home.path + "/fake-apns-ca.pem"
+        try fake.writeCertificate(to: caFile)
+        let fakeOrigin = "https://127.0.0.1:\(fake.port)"
+        var environment = extra
+        environment["PUSHGATE_IOS_PUSH"] = ios
+        environment["PUSHGATE_ANDROID_PUSH"] = android
+        environment["PUSHGATE_HOST_LISTEN"] = "127.0.0.1:0"
+        if let relayURL { environment["PUSHGATE_PUSH_RELAY_URL"] = relayURL }
+        if ios == "apns" {
+            environment.merge([
+                "PUSHGATE_APNS_KEY_ID": Self.keyId, "PUSHGATE_APNS_TEAM_ID": Self.teamId, "PUSHGATE_APNS_BUNDLE_ID": Self.bundleId,
+                "PUSHGATE_APNS_P8": try apnsKey.pkcs8PEM, "PUSHGATE_APNS_HOST_PRODUCTION": fakeOrigin,
+                "PUSHGATE_APNS_HOST_SANDBOX": fakeOrigin, "PUSHGATE_APNS_CA_FILE": caFile,
+            ]) { old, _ in old }
+        }
+        let settings = try HostSettings.load(environment: home.environment(environment))
+        let logger = Logger(component: "host", minimumLevel: .debug, sink: logs)
+        service = try HostService(settings: settings, scheduler: scheduler, logger: logger, titles: try Fixtures.titles(),
+                                  webFallback: web)
+        try await service.start()
+        api = try HostAPI(service: service, host: "127.0.0.1", port: 0, logger: logger)
+    }
+
+    func stop() async {
+        await api.shutdown(grace: .seconds(1))
+        await service.shutdown()
+        fake.stop()
+    }
+
+    /// A host API call with the right bearer token.
+    func call(_ method: String, _ path: String, _ body: JSONValue) async throws -> (status: Int, json: JSONValue?) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(api.port)\(path)")!)
+        request.httpMethod = method
+        request.httpBody = Data(body.serializedBytes())
+        request.setValue("Bearer \(service.settings.accessToken)", forHTTPHeaderField: "authorization")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as! HTTPURLResponse).statusCode, try? JSONValue.parse(Array(data)))
+    }
+
+    /// Registers a device through the API; returns the key it registered (nil for `wear` or a keyless phone).
+    @discardableResult
+    func registerDevice(_ token: String, platform: String = "ios", deviceId: String? = nil,
+                        key: HapiPushKey? = HapiPushKey.random()) async throws -> HapiPushKey? {
+        var body = JSONObject([("token", .string(token)), ("platform", .string(platform)),
+                               ("deviceId", .string(deviceId ?? "install-" + token.prefix(12)))])
+        if let key { body["pushKey"] = .string(key.storedForm) }
+        let answer = try await call("POST", "/api/devices/register", .object(body))
+        precondition(answer.status == 200, "register answered \(answer.status)")
+        return platform == "wear" ? nil : key
+    }
+
+    /// Posts an event; returns the dispatch result.
+    func event(_ body: JSONObject) async throws -> JSONValue {
+        try await call("POST", "/api/events", .object(body)).json ?? .null
+    }
+
+    /// Runs the scheduler forward and waits for the dispatches it started.
+    func advance(byMs ms: Int64) async {
+        scheduler.advance(byMs: ms)
+        await service.waitForScheduledDispatches()
+    }
+
+    /// The fake APNs requests for `token`.
+    func apnsRequests(_ token: String) -> [RecordedRequest] { fake.requests.filter { $0.deviceToken == token } }
+
+    /// Log lines that contain any of `secrets`.
+    func leaks(_ secrets: [String]) -> [String] { logs.lines.filter { line in secrets.contains { line.contains($0) } } }
+}
+
+/// Opens what a device received, as its notification service extension would.
+enum DeviceSide {
+    /// The payload of an APNs request's `hapi` object, after checking the placeholder alert.
+    static func open(_ request: RecordedRequest, key: HapiPushKey) throws -> (payload: HapiPayload, envelope: String) {
+        let payload = try require(request.payload, "no payload")
+        let aps = try require(payload["aps"], "no aps")
+        guard aps["alert"]?["title"] == "HAPI", aps["alert"]?["body"] == "New activity", aps["mutable-content"] == 1,
+              payload["hapi"]?["v"] == 1 else { throw DeviceSideError(message: "not the placeholder alert") }
+        let envelope = try require(payload["hapi"]?["e"]?.stringValue, "no envelope")
+        return (try HapiPayload(plaintext: HapiEnvelope.open(envelope, key: key)), envelope)
+    }
+
+    /// The plaintext bytes of an envelope.
+    static func plaintext(_ envelope: String, key: HapiPushKey) throws -> String {
+        String(decoding: try HapiEnvelope.open(envelope, key: key), as: UTF8.self)
+    }
+
+    private static func require<T>(_ value: T?, _ message: String) throws -> T {
+        guard let value else { throw DeviceSideError(message: message) }
+        return value
+    }
+}
+
+struct DeviceSideError: Error {
+    let message: String
+}
+
+/// The web side of §10, recording which branch it was asked for.
+final class RecordingWebFallback: WebFallbackChannel {
+    private let state = Mutex<(visible: Int, calls: [String])>((0, []))
+
+    /// How many visible web clients receive a toast.
+    func setVisibleClients(_ count: Int) { state.withLock { $0.visible = count } }
+    var calls: [String] { state.withLock { $0.calls } }
+    func reset() { state.withLock { $0.calls = [] } }
+
+    func showToast(_ notification: WebFallbackNotification) async -> Int {
+        state.withLock { state in
+            state.calls.append("toast")
+            return state.visible
+        }
+    }
+
+    func sendWebPush(_ notification: WebFallbackNotification) async {
+        state.withLock { $0.calls.append("webPush") }
+    }
+}
