@@ -22,6 +22,7 @@ enum BenchCommand {
     /// Every suite, in the order Scripts/bench runs them.
     static let suites = [
         Suite(name: "core", run: BenchCoreSuite.run),
+        Suite(name: "hapi", run: BenchHapiFanoutSuite.run),
     ]
 
     static let drivers = [

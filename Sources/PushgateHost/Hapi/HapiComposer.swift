@@ -7,8 +7,9 @@ import PushgateCore
 ///   pending request as `permission-request` or `input-request` (nothing when none is
 ///   pending, Pushgate decision); `task_complete` / `task_error` with a summary →
 ///   `task-notification`. Other event types have no hapi counterpart.
-enum HapiComposer {
-    static func payload(for event: HostEvent) -> HapiPayload? {
+public enum HapiComposer {
+    /// The payload of `event`, or nil when it has no hapi notification (or nothing is pending).
+    public static func payload(for event: HostEvent) -> HapiPayload? {
         let session = HapiSession(event: event)
         switch event.type {
         case .ready:
