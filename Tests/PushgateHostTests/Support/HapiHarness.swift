@@ -6,10 +6,12 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Synchronization
+import Testing
 
 /// A host with hapi devices on one manual clock, wired to a fake APNs over loopback: directly
-/// (`ios: "apns"`), or through a relay whose URL is given (a real relay or a scripted one).
-/// The host API listens on loopback; a recording web fallback sees the §10 gate's branch.
+/// (`ios: "apns"`), or through a relay whose URL is given (a real relay or a scripted one);
+/// with `android: "fcm"` the host's direct FCM lane goes to a fake FCM. The host API listens on
+/// loopback; a recording web fallback sees the §10 gate's branch.
 final class HapiHarness: Sendable {
     static let bundleId = "run.hapi.tests"
     static let keyId = "KEYID12345"
@@ -18,6 +20,8 @@ final class HapiHarness: Sendable {
     let clock: ManualClock
     let scheduler: ManualScheduler
     let fake: FakeAPNs
+    /// The fake FCM of `android: "fcm"`.
+    let fakeFCM: FakeFCM?
     let home: TemporaryHome
     let apnsKey: P256PrivateKey
     let caFile: String
@@ -46,6 +50,22 @@ final class HapiHarness: Sendable {
         environment["PUSHGATE_ANDROID_PUSH"] = android
         environment["PUSHGATE_HOST_LISTEN"] = "127.0.0.1:0"
         if let relayURL { environment["PUSHGATE_PUSH_RELAY_URL"] = relayURL }
+        if android == "fcm" {
+            let accountPath = home.path + "/service-account.json"
+            let accountJSON = try #require(try JSONValue.parse(Fixtures.bytes("vectors/rs256-oauth.json"))["serviceAccount"])
+            try Data(accountJSON.serializedBytes()).write(to: URL(fileURLWithPath: accountPath))
+            var fcmConfiguration = FakeFCM.Configuration()
+            fcmConfiguration.credentials = try FakeFCM.Credentials(account: ServiceAccount(json: accountJSON.serializedBytes()))
+            fcmConfiguration.clock = self.clock
+            let fakeFCM = try FakeFCM(configuration: fcmConfiguration)
+            let fcmCA = home.path + "/fake-fcm-ca.pem"
+            try fakeFCM.certificatePEM.write(toFile: fcmCA, atomically: true, encoding: .utf8)
+            environment.merge(["PUSHGATE_FCM_SERVICE_ACCOUNT_PATH": accountPath, "PUSHGATE_FCM_ORIGIN": fakeFCM.origin,
+                               "PUSHGATE_FCM_TOKEN_URI": fakeFCM.tokenURI, "PUSHGATE_FCM_CA_FILE": fcmCA]) { old, _ in old }
+            self.fakeFCM = fakeFCM
+        } else {
+            fakeFCM = nil
+        }
         if ios == "apns" {
             environment.merge([
                 "PUSHGATE_APNS_KEY_ID": Self.keyId, "PUSHGATE_APNS_TEAM_ID": Self.teamId, "PUSHGATE_APNS_BUNDLE_ID": Self.bundleId,
@@ -65,13 +85,14 @@ final class HapiHarness: Sendable {
         await api.shutdown(grace: .seconds(1))
         await service.shutdown()
         fake.stop()
+        fakeFCM?.stop()
     }
 
     /// A host API call with the right bearer token.
-    func call(_ method: String, _ path: String, _ body: JSONValue) async throws -> (status: Int, json: JSONValue?) {
+    func call(_ method: String, _ path: String, _ body: JSONValue? = nil) async throws -> (status: Int, json: JSONValue?) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(api.port)\(path)")!)
         request.httpMethod = method
-        request.httpBody = Data(body.serializedBytes())
+        if let body { request.httpBody = Data(body.serializedBytes()) }
         request.setValue("Bearer \(service.settings.accessToken)", forHTTPHeaderField: "authorization")
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as! HTTPURLResponse).statusCode, try? JSONValue.parse(Array(data)))
