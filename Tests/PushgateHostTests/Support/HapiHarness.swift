@@ -4,13 +4,15 @@ import FoundationNetworking
 #endif
 import PushgateCore
 @testable import PushgateHost
+import PushgateRelay
 import PushgateTesting
 import Synchronization
 import Testing
 
 /// A host with hapi devices on one manual clock, wired to a fake APNs over loopback: directly
-/// (`ios: "apns"`), or through a relay whose URL is given (a real relay or a scripted one);
-/// with `android: "fcm"` the host's direct FCM lane goes to a fake FCM. The host API listens on
+/// (`ios: "apns"`), through a real Pushgate relay's `POST /v1/push` (`realRelay`, its Android
+/// lane to a fake FCM), or through a relay whose URL is given (a scripted one); with
+/// `android: "fcm"` the host's direct FCM lane goes to the fake FCM. The host API listens on
 /// loopback; a recording web fallback sees the §10 gate's branch.
 final class HapiHarness: Sendable {
     static let bundleId = "run.hapi.tests"
@@ -20,8 +22,10 @@ final class HapiHarness: Sendable {
     let clock: ManualClock
     let scheduler: ManualScheduler
     let fake: FakeAPNs
-    /// The fake FCM of `android: "fcm"`.
+    /// The fake FCM of `android: "fcm"` (the host's) or of `realRelay` (the relay's Android lane).
     let fakeFCM: FakeFCM?
+    /// The real relay of `realRelay`.
+    let relay: RelayServer?
     let home: TemporaryHome
     let apnsKey: P256PrivateKey
     let caFile: String
@@ -31,8 +35,8 @@ final class HapiHarness: Sendable {
     let api: HostAPI
 
     /// `ios` and `android` are the host's modes; `relayURL` the relay both relay lanes use.
-    init(ios: String = "apns", android: String = "off", relayURL: String? = nil, environment extra: [String: String] = [:],
-         clock: ManualClock? = nil) async throws {
+    init(ios: String = "apns", android: String = "off", relayURL: String? = nil, realRelay: Bool = false,
+         environment extra: [String: String] = [:], clock: ManualClock? = nil) async throws {
         self.clock = clock ?? ManualClock(milliseconds: SystemClock().nowMilliseconds)
         scheduler = ManualScheduler(clock: self.clock)
         apnsKey = P256PrivateKey()
@@ -49,22 +53,42 @@ final class HapiHarness: Sendable {
         environment["PUSHGATE_IOS_PUSH"] = ios
         environment["PUSHGATE_ANDROID_PUSH"] = android
         environment["PUSHGATE_HOST_LISTEN"] = "127.0.0.1:0"
-        if let relayURL { environment["PUSHGATE_PUSH_RELAY_URL"] = relayURL }
-        if android == "fcm" {
+        var fakeFCM: FakeFCM?
+        var fcmEnvironment: [String: String] = [:]
+        if android == "fcm" || realRelay {
             let accountPath = home.path + "/service-account.json"
             let accountJSON = try #require(try JSONValue.parse(Fixtures.bytes("vectors/rs256-oauth.json"))["serviceAccount"])
             try Data(accountJSON.serializedBytes()).write(to: URL(fileURLWithPath: accountPath))
             var fcmConfiguration = FakeFCM.Configuration()
             fcmConfiguration.credentials = try FakeFCM.Credentials(account: ServiceAccount(json: accountJSON.serializedBytes()))
             fcmConfiguration.clock = self.clock
-            let fakeFCM = try FakeFCM(configuration: fcmConfiguration)
+            let fake = try FakeFCM(configuration: fcmConfiguration)
             let fcmCA = home.path + "/fake-fcm-ca.pem"
-            try fakeFCM.certificatePEM.write(toFile: fcmCA, atomically: true, encoding: .utf8)
-            environment.merge(["PUSHGATE_FCM_SERVICE_ACCOUNT_PATH": accountPath, "PUSHGATE_FCM_ORIGIN": fakeFCM.origin,
-                               "PUSHGATE_FCM_TOKEN_URI": fakeFCM.tokenURI, "PUSHGATE_FCM_CA_FILE": fcmCA]) { old, _ in old }
-            self.fakeFCM = fakeFCM
+            try fake.certificatePEM.write(toFile: fcmCA, atomically: true, encoding: .utf8)
+            fcmEnvironment = fake.relayEnvironment(serviceAccountPath: accountPath, caFile: fcmCA)
+            fakeFCM = fake
+        }
+        self.fakeFCM = fakeFCM
+        var relayURL = relayURL
+        if realRelay {
+            var relayEnvironment = try fake.relayEnvironment(apnsKey: apnsKey, keyId: Self.keyId, teamId: Self.teamId,
+                                                             bundleId: Self.bundleId, caFile: caFile,
+                                                             databasePath: home.path + "/relay.sqlite")
+            relayEnvironment.merge(fcmEnvironment) { old, _ in old }
+            let configuration = try RelayConfiguration(arguments: [], environment: relayEnvironment)
+            let relayLogger = Logger(component: "relay", minimumLevel: .debug, sink: logs)
+            let relay = try await RelayServer(configuration: configuration,
+                                              channel: configuration.makeChannel(clock: self.clock, logger: relayLogger),
+                                              scheduler: scheduler, logger: relayLogger)
+            self.relay = relay
+            relayURL = "http://127.0.0.1:\(relay.port)"
         } else {
-            fakeFCM = nil
+            relay = nil
+        }
+        if let relayURL { environment["PUSHGATE_PUSH_RELAY_URL"] = relayURL }
+        if android == "fcm" {
+            // The host's own FCM lane: the same variables without the relay prefix.
+            for (name, value) in fcmEnvironment { environment[name.replacingOccurrences(of: "PUSHGATE_RELAY_", with: "PUSHGATE_")] = value }
         }
         if ios == "apns" {
             environment.merge([
@@ -84,6 +108,7 @@ final class HapiHarness: Sendable {
     func stop() async {
         await api.shutdown(grace: .seconds(1))
         await service.shutdown()
+        if let relay { await relay.shutdown(graceSeconds: 1) }
         fake.stop()
         fakeFCM?.stop()
     }
