@@ -18,7 +18,7 @@ e2e_post() {
 
 answer=$(e2e_post /api/devices/register \
   "{\"token\":\"$e2e_token\",\"platform\":\"ios\",\"deviceId\":\"demo-iphone\",\"pushKey\":\"$e2e_key\"}")
-say "POST /api/devices/register  ios $(short "$e2e_token")  pushKey $(short "$e2e_key") (32 random bytes, made on the device)"
+say "POST /api/devices/register  ios $(short "$e2e_token")  with its pushKey (32 random bytes, made on the device)"
 say "   →  $answer"
 [ "${answer%% *}" = 200 ] || fail "registering the E2E device failed"
 
