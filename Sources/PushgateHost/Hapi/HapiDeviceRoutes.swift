@@ -21,7 +21,7 @@ enum HapiDeviceRoutes {
 
     static func unregister(_ json: JSONValue, store: HostStore, logger: Logger) async throws -> HTTPResponse {
         let token = try DeviceRegistration.token(try FieldReader(json, path: ""))
-        let removed = try await store.deleteHapiDevices(namespace: namespace, token: token)
+        let removed = try await store.unregisterHapiDevices(namespace: namespace, token: token)
         logger.info("hapi device unregistered", ["token": Redact.token(token), "rows": "\(removed)"])
         return APIResponse.ok
     }

@@ -29,7 +29,8 @@ public final class HapiRelayClient: Sendable {
     private let session: URLSession
     private let logger: Logger
 
-    /// `timeoutSeconds` other than the default is for tests only.
+    /// `timeoutSeconds` other than the default is for tests only; give whole seconds
+    /// (FoundationNetworking on Linux rounds a fraction down, 0.3 s to an immediate timeout).
     public init(baseURL: String, timeoutSeconds: Double = HapiRelayClient.timeoutSeconds, logger: Logger) {
         pushURL = Self.pushURL(base: baseURL)
         self.logger = logger.named("hapi-relay")

@@ -6,41 +6,55 @@ import PushgateStore
 /// - Important: hapi-path.md §5 — one register call is one transaction: first every row in
 ///   any namespace holding the token under another `(namespace, device_id, platform)` is
 ///   deleted, then the row is inserted or its token, key and `updated_at` replaced
-///   (`created_at` kept).
+///   (`created_at` kept). Registrations and unregistrations the API acknowledges are fsynced
+///   first (`durably`, as alert tokens are); deletions of dead rows during a dispatch are not.
 extension HostStore {
     /// Registers (or re-registers) one device.
     public func registerHapiDevice(namespace: String, token: String, platform: HapiDevicePlatform, deviceId: String,
                                    pushKey: String?) throws {
+        let row = HapiDevice(namespace: namespace, token: token, platform: platform, deviceId: deviceId, pushKey: pushKey)
         let now = clock.nowMilliseconds
-        try connection.transaction(.immediate) {
-            try connection.withStatement("""
-                DELETE FROM hapi_devices WHERE token = ? AND NOT (namespace = ? AND device_id = ? AND platform = ?)
-                """) { statement in
-                try statement.bind(token, at: 1)
-                try statement.bind(namespace, at: 2)
-                try statement.bind(deviceId, at: 3)
-                try statement.bind(platform.rawValue, at: 4)
-                try statement.step()
-            }
-            try connection.withStatement("""
-                INSERT INTO hapi_devices (namespace, token, platform, device_id, push_key, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (namespace, device_id, platform) DO UPDATE SET
-                    token = excluded.token, push_key = excluded.push_key, updated_at = excluded.updated_at
-                """) { statement in
-                try statement.bind(namespace, at: 1)
-                try statement.bind(token, at: 2)
-                try statement.bind(platform.rawValue, at: 3)
-                try statement.bind(deviceId, at: 4)
-                try bindOptional(statement, pushKey, at: 5)
-                try statement.bind(now, at: 6)
-                try statement.bind(now, at: 7)
-                try statement.step()
-            }
+        try connection.durably {
+            try connection.transaction(.immediate) { try replace(with: row, now: now) }
         }
     }
 
-    /// Deletes the rows holding `token` in `namespace` only; returns how many went.
+    /// Token de-duplication, then the upsert (inside the caller's transaction).
+    private func replace(with row: HapiDevice, now: Int64) throws {
+        try connection.withStatement("""
+            DELETE FROM hapi_devices WHERE token = ? AND NOT (namespace = ? AND device_id = ? AND platform = ?)
+            """) { statement in
+            try statement.bind(row.token, at: 1)
+            try statement.bind(row.namespace, at: 2)
+            try statement.bind(row.deviceId, at: 3)
+            try statement.bind(row.platform.rawValue, at: 4)
+            try statement.step()
+        }
+        try connection.withStatement("""
+            INSERT INTO hapi_devices (namespace, token, platform, device_id, push_key, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (namespace, device_id, platform) DO UPDATE SET
+                token = excluded.token, push_key = excluded.push_key, updated_at = excluded.updated_at
+            """) { statement in
+            try statement.bind(row.namespace, at: 1)
+            try statement.bind(row.token, at: 2)
+            try statement.bind(row.platform.rawValue, at: 3)
+            try statement.bind(row.deviceId, at: 4)
+            try bindOptional(statement, row.pushKey, at: 5)
+            try statement.bind(now, at: 6)
+            try statement.bind(now, at: 7)
+            try statement.step()
+        }
+    }
+
+    /// Deletes the rows holding `token` in `namespace` only (`DELETE /api/devices/register`,
+    /// acknowledged to the phone, so durably); returns how many went.
+    @discardableResult
+    public func unregisterHapiDevices(namespace: String, token: String) throws -> Int {
+        try connection.durably { try deleteHapiDevices(namespace: namespace, token: token) }
+    }
+
+    /// Deletes the rows holding `token` in `namespace` only (a dead token); returns how many went.
     @discardableResult
     public func deleteHapiDevices(namespace: String, token: String) throws -> Int {
         try connection.withStatement("DELETE FROM hapi_devices WHERE namespace = ? AND token = ?") { statement in
