@@ -32,6 +32,8 @@ public struct HostSettings: Sendable {
     /// Warnings found while resolving (unknown values, broken credentials, bad URLs); logged at start-up.
     public let diagnostics: [String]
     public let logLevel: Logger.Level
+    /// Milliseconds between Live Activity refresh ticks; 0 disables the tick.
+    public let liveActivityRefreshIntervalMs: Int64
 
     /// `host.sqlite` in the home.
     public var databasePath: String { (home as NSString).appendingPathComponent("host.sqlite") }
@@ -102,7 +104,17 @@ public struct HostSettings: Sendable {
                                 fcmOrigin: value(.fcmOrigin), fcmTokenURI: value(.fcmTokenURI), fcmCAFile: value(.fcmCAFile))
         return HostSettings(home: home, file: file, signingKey: key, accessToken: accessToken, listenHost: host, listenPort: port,
                             relayURL: relayURL, iosPushMode: mode, directAPNs: directAPNs, hapi: hapi,
-                            diagnostics: diagnostics, logLevel: level)
+                            diagnostics: diagnostics, logLevel: level,
+                            liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)))
+    }
+
+    /// `PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS`: whole milliseconds, `0` disables the tick;
+    /// unset, invalid or negative → the default (host.md §6).
+    static func refreshInterval(_ text: String?) -> Int64 {
+        guard let text, let milliseconds = Int64(text.trimmingCharacters(in: .whitespaces)), milliseconds >= 0 else {
+            return LiveActivityEngine.defaultRefreshIntervalMs
+        }
+        return milliseconds
     }
 
     /// Replaces the signing identity in settings.json; returns the new key.
