@@ -24,7 +24,6 @@ final class FakeFCMResponder: FakeServerResponder {
             }
             return state.decideExchange(request, refusal: refusal).reply
         }
-        let state = self.state
         return state.decideSend(request, verdict: messages.validate(request, isAuthorized: state.isAuthorized)).reply
     }
 }
