@@ -14,15 +14,22 @@ public final class HostService: Sendable {
     private let relay: RelayTransport?
     private let apnsClient: APNsClient?
     private let logger: Logger
+    private let hapi: HapiTransports
+    private let webFallback: (any WebFallbackChannel)?
     private let gate = Mutex<EventGate?>(nil)
+    private let requestDebounce = Mutex<PendingRequestDebounce?>(nil)
     private let scheduled = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextTaskId = Atomic<Int>(0)
 
-    /// Opens the store and builds the transport the settings ask for; `titles` defaults to the bundled table.
-    public init(settings: HostSettings, scheduler: any Scheduler, logger: Logger, titles: NotificationTitles? = nil) throws {
+    /// Opens the store and builds the transports the settings ask for; `titles` defaults to the
+    /// bundled table; `webFallback` is the embedding application's toast and Web Push (hapi-path.md §10).
+    public init(settings: HostSettings, scheduler: any Scheduler, logger: Logger, titles: NotificationTitles? = nil,
+                webFallback: (any WebFallbackChannel)? = nil) throws {
         self.settings = settings
         self.scheduler = scheduler
         self.logger = logger
+        self.webFallback = webFallback
+        for diagnostic in settings.diagnostics { logger.warning(diagnostic) }
         store = try HostStore(path: settings.databasePath, clock: scheduler.clock)
         var relay: RelayTransport?
         var apnsClient: APNsClient?
@@ -49,6 +56,7 @@ public final class HostService: Sendable {
         }
         self.relay = relay
         self.apnsClient = apnsClient
+        hapi = HapiTransports(settings: settings, store: store, apnsClient: apnsClient, clock: scheduler.clock, logger: logger)
         liveActivities = LiveActivityEngine(store: try LiveActivityStore(path: settings.databasePath), transport: liveActivityTransport,
                                             scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
                                             logger: logger)
@@ -57,6 +65,8 @@ public final class HostService: Sendable {
                                      clock: scheduler.clock, logger: logger)
         let eventGate = EventGate(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
         gate.withLock { $0 = eventGate }
+        let debounce = PendingRequestDebounce(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
+        requestDebounce.withLock { $0 = debounce }
     }
 
     /// Clears registrations cached for another relay URL, so a relay switch re-registers every
@@ -74,8 +84,13 @@ public final class HostService: Sendable {
         liveActivities.noteAttention(event)
         if event.parentSessionId != nil { return await suppressed(.child) }
         if event.system { return await suppressed(.system) }
+        if event.type == .permission || event.type == .question, event.pendingRequests != nil {
+            // hapi-path.md §9: a pending-request list debounces on new request ids instead.
+            let decision = requestDebounce.withLock({ $0 })!.submit(event)
+            return DispatchResult(badge: (try? await store.badgeCount()) ?? 0, pending: decision == .debounced)
+        }
         switch gate.withLock({ $0 })!.submit(event) {
-        case .dispatch: return await dispatcher.dispatch(event)
+        case .dispatch: return await deliver(event)
         case .cooldown: return await suppressed(.cooldown)
         case .debounced:
             var result = DispatchResult(badge: (try? await store.badgeCount()) ?? 0)
@@ -93,10 +108,34 @@ public final class HostService: Sendable {
         let id = nextTaskId.add(1, ordering: .relaxed).newValue
         scheduled.withLock { tasks in
             tasks[id] = Task {
-                _ = await self.dispatcher.dispatch(event)
+                _ = await self.deliver(event)
                 _ = self.scheduled.withLock { $0.removeValue(forKey: id) }
             }
         }
+    }
+
+    /// One dispatch: the encrypted devices (Android, then iOS), the content-free alert tokens,
+    /// then the web fallback gated on whether any native send went out (hapi-path.md §6, §10).
+    private func deliver(_ event: HostEvent) async -> DispatchResult {
+        let payload = HapiComposer.payload(for: event)
+        var tally = HapiTally()
+        if let payload {
+            do {
+                tally = try await hapi.fanout.deliver(payload, namespace: HapiDeviceRoutes.namespace)
+            } catch {
+                logger.error("hapi dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
+            }
+        }
+        var result = await dispatcher.dispatch(event)
+        result.accepted += tally.sent
+        result.failed += tally.failed
+        result.dropped += tally.dead
+        if let webFallback {
+            let notification = WebFallbackNotification(event: event, payload: payload, namespace: HapiDeviceRoutes.namespace)
+            _ = await WebFallbackGate.run(nativeDelivered: result.nativeDelivered, notification: notification,
+                                          channel: webFallback, logger: logger)
+        }
+        return result
     }
 
     private func suppressed(_ reason: DispatchResult.Suppression) async -> DispatchResult {
@@ -137,6 +176,10 @@ public final class HostService: Sendable {
                 ("mode", .string(settings.iosPushMode.rawValue)), ("transport", .string(dispatcher.transportName)),
                 ("relayConfigured", .bool(relay != nil)), ("health", dispatcher.health.json),
             ]))),
+            ("hapi", .object(JSONObject([
+                ("ios", .string(hapi.iosName)), ("android", .string(hapi.androidName)),
+                ("devices", .integer(Int64(try await store.hapiDeviceCount()))),
+            ]))),
             ("alertTokens", .integer(Int64(counts.alertTokens))),
             ("liveActivityTokens", .integer(Int64(counts.liveActivityTokens))),
             ("badge", .integer(Int64(counts.badge))),
@@ -147,6 +190,7 @@ public final class HostService: Sendable {
     public func shutdown() async {
         await liveActivities.stop()
         await waitForScheduledDispatches()
+        await hapi.shutdown()
         await apnsClient?.shutdown()
     }
 }

@@ -22,6 +22,7 @@ enum BenchCommand {
     /// Every suite, in the order Scripts/bench runs them.
     static let suites = [
         Suite(name: "core", run: BenchCoreSuite.run),
+        Suite(name: "hapi", run: BenchHapiFanoutSuite.run),
     ]
 
     static let drivers = [
@@ -31,6 +32,7 @@ enum BenchCommand {
         Driver(name: "relay-send", usage: BenchRelaySendSuite.usage, run: BenchRelaySendSuite.run),
         Driver(name: "host-events", usage: BenchHostEventsSuite.usage, run: BenchHostEventsSuite.run),
         Driver(name: "live-activity", usage: BenchLiveActivitySuite.usage, run: BenchLiveActivitySuite.run),
+        Driver(name: "hapi-push", usage: BenchHapiPushSuite.usage, run: BenchHapiPushSuite.run),
     ]
 
     static let usage = (["pushgate bench \(suites.map(\.name).joined(separator: "|")) [--seconds N]"] + drivers.map(\.usage))

@@ -59,10 +59,11 @@ final class BenchHTTPConnection {
         return (String(parts[0]), port)
     }
 
-    /// Posts a JSON `body` to `path` and waits for the whole reply.
-    func post(_ path: String, body: [UInt8]) throws -> Reply {
+    /// Posts a JSON `body` to `path` and waits for the whole reply; `headerLines` are sent
+    /// with this request only (each ending in CRLF).
+    func post(_ path: String, body: [UInt8], headerLines: String = "") throws -> Reply {
         let head = "POST \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nContent-Type: application/json\r\n"
-            + "Content-Length: \(body.count)\r\n\(extraHeaders)\r\n"
+            + "Content-Length: \(body.count)\r\n\(extraHeaders)\(headerLines)\r\n"
         try send(Array(head.utf8) + body)
         return try readReply()
     }

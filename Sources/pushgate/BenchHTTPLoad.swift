@@ -15,10 +15,13 @@ enum BenchHTTPLoad {
 
     /// Posts `bodies` to `path` from `threads` threads: each opens its connection and posts one
     /// body untimed (the warm-up), then all start together on the rest, each taking the next
-    /// body in turn, with `bearer` as the `Authorization` when given. `check` judges every
+    /// body in turn, with `bearer` as the `Authorization` when given and `headerLines[i]` (when
+    /// given, one entry per body) as extra header lines of body `i`. `check` judges every
     /// reply; the first failure stops the load and is thrown.
     static func post(_ bodies: [[UInt8]], to path: String, threads: Int, host: String, port: UInt16, bearer: String? = nil,
+                     headerLines: [String]? = nil,
                      check: @escaping @Sendable (BenchHTTPConnection.Reply) throws -> Void) throws -> Run {
+        precondition(headerLines == nil || headerLines?.count == bodies.count, "one set of header lines per body")
         precondition(bodies.count > threads, "the load needs more bodies than threads")
         let next = Atomic<Int>(threads)
         let latencies = Mutex(BenchLatencies(capacity: bodies.count - threads))
@@ -35,7 +38,7 @@ enum BenchHTTPLoad {
                 var isReady = false
                 do {
                     let connection = try BenchHTTPConnection(host: host, port: port, bearer: bearer)
-                    try check(connection.post(path, body: bodies[thread]))
+                    try check(connection.post(path, body: bodies[thread], headerLines: headerLines?[thread] ?? ""))
                     isReady = true
                     ready.leave()
                     start.wait()
@@ -43,7 +46,7 @@ enum BenchHTTPLoad {
                         let index = next.add(1, ordering: .relaxed).oldValue
                         guard index < bodies.count else { break }
                         let sent = ContinuousClock.now
-                        let reply = try connection.post(path, body: bodies[index])
+                        let reply = try connection.post(path, body: bodies[index], headerLines: headerLines?[index] ?? "")
                         own.record(sent.duration(to: .now))
                         try check(reply)
                     }

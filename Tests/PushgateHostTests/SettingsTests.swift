@@ -69,15 +69,15 @@ import Testing
         #expect(HomePath.expand("/abs/~x", environment: ["HOME": "/h"]) == "/abs/~x")
     }
 
-    @Test func invalidValuesAreRefusedByName() throws {
+    /// hapi-path.md §6: an unknown iOS mode is relay with a warning; broken apns settings turn iOS off, named.
+    @Test func invalidValuesAreNamedInDiagnostics() throws {
         let home = TemporaryHome()
-        #expect(throws: HostSettingsError.self) { try HostSettings.load(environment: home.environment(["PUSHGATE_IOS_PUSH": "pigeon"])) }
+        let unknown = try HostSettings.load(environment: home.environment(["PUSHGATE_IOS_PUSH": "pigeon"]))
+        #expect(unknown.iosPushMode == .relay && unknown.diagnostics.contains { $0.contains("iosPushMode") })
         let missing = TemporaryHome()
-        do {
-            _ = try HostSettings.load(environment: missing.environment(["PUSHGATE_IOS_PUSH": "apns"]))
-            Issue.record("apns mode without credentials must not start")
-        } catch let error as HostSettingsError {
-            #expect(error.description.contains("PUSHGATE_APNS_KEY_ID"))
-        }
+        let apns = try HostSettings.load(environment: missing.environment(["PUSHGATE_IOS_PUSH": "apns"]))
+        #expect(apns.iosPushMode == .off && apns.directAPNs == nil)
+        #expect(apns.diagnostics.contains { $0.contains("PUSHGATE_APNS_KEY_ID") })
+        #expect(throws: HostSettingsError.self) { try HostSettings.load(environment: home.environment(["PUSHGATE_LOG_LEVEL": "loud"])) }
     }
 }

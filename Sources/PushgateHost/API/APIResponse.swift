@@ -13,8 +13,9 @@ enum APIResponse {
     static let payloadTooLarge = json(413, .object(JSONObject([("error", "payload_too_large")])))
     static let internalError = json(500, .object(JSONObject([("error", "internal")])))
 
-    /// 400 naming the field; the submitted value is never echoed.
-    static func invalid(_ field: String) -> HTTPResponse {
-        json(400, .object(JSONObject([("error", "invalid_request"), ("field", .string(field))])))
+    /// 400 naming the field and the rule it breaks; the submitted value is never echoed.
+    static func invalid(_ error: WireFieldError) -> HTTPResponse {
+        json(400, .object(JSONObject([("error", "invalid_request"), ("field", .string(error.field)),
+                                      ("message", .string(error.description))])))
     }
 }

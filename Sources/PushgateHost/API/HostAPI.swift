@@ -72,6 +72,12 @@ public final class HostAPI: Sendable {
                 return APIResponse.json(result.pending ? 202 : 200, result.json)
             }
         }
+        router.post("/api/devices/register") { request in
+            await handle(request, logger) { json in try await HapiDeviceRoutes.register(json, store: service.store, logger: logger) }
+        }
+        router.delete("/api/devices/register") { request in
+            await handle(request, logger) { json in try await HapiDeviceRoutes.unregister(json, store: service.store, logger: logger) }
+        }
         router.get("/api/status") { _ in
             await handle(nil, logger) { _ in APIResponse.json(200, try await service.status()) }
         }
@@ -85,12 +91,14 @@ public final class HostAPI: Sendable {
         do {
             var json = JSONValue.null
             if let request {
-                guard let parsed = try? JSONValue.parse(request.body) else { return APIResponse.invalid("body") }
+                guard let parsed = try? JSONValue.parse(request.body) else {
+                    return APIResponse.invalid(WireFieldError(field: "body", problem: "must be JSON"))
+                }
                 json = parsed
             }
             return try await body(json)
         } catch let error as WireFieldError {
-            return APIResponse.invalid(error.field)
+            return APIResponse.invalid(error)
         } catch {
             logger.error("request failed inside the host; see the error", ["error": "\(error)"])
             return APIResponse.internalError

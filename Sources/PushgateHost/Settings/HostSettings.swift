@@ -21,11 +21,16 @@ public struct HostSettings: Sendable {
     public let listenHost: String
     /// The port to bind (0 picks a free one).
     public let listenPort: UInt16
-    /// The signed relay's base URL, when set.
+    /// The signed relay's base URL, when set (and an absolute http or https URL).
     public let relayURL: String?
+    /// The iOS mode; an unknown value resolves to `relay` with a diagnostic.
     public let iosPushMode: IOSPushMode
-    /// Direct-APNs credentials; set only in `apns` mode.
+    /// Direct-APNs credentials; set only in `apns` mode, and only when they are complete and usable.
     public let directAPNs: DirectAPNsSettings?
+    /// The encrypted path's own settings (Android mode, relay URL, FCM account, APNs environment).
+    public let hapi: HapiSettings
+    /// Warnings found while resolving (unknown values, broken credentials, bad URLs); logged at start-up.
+    public let diagnostics: [String]
     public let logLevel: Logger.Level
     /// Milliseconds between Live Activity refresh ticks; 0 disables the tick.
     public let liveActivityRefreshIntervalMs: Int64
@@ -37,12 +42,15 @@ public struct HostSettings: Sendable {
 
     /// Prepares the home, creates the identity and access token on first start, persists
     /// first-seen env values, and resolves every setting.
+    ///
+    /// - Important: hapi-path.md §6 — a value is the Pushgate variable, else its hapi alias (each
+    ///   only when non-blank), else the settings.json string, else the default; values are
+    ///   trimmed. A key absent from settings.json gets the env value written once.
     public static func load(environment: [String: String]) throws -> HostSettings {
         let home = try HomePath.prepare(environment: environment)
         let file = SettingsFile(path: (home as NSString).appendingPathComponent("settings.json"))
         func env(_ name: SettingName) -> String? {
-            guard let raw = environment[name.environment], !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-            return raw
+            name.environmentNames.lazy.compactMap { environment[$0].flatMap(Self.nonBlank) }.first
         }
         let stored = try file.update { object -> JSONObject in
             // Checked before anything is written: a broken identity must leave the file as it was.
@@ -57,28 +65,46 @@ public struct HostSettings: Sendable {
             return object
         }
         func value(_ name: SettingName) -> String? {
-            let raw = env(name) ?? stored[name.key]?.stringValue.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            let storedKey = stored[name.key] != nil ? name.key : name.legacyKeys.first { stored[$0] != nil }
+            let raw = env(name) ?? storedKey.flatMap { stored[$0]?.stringValue.flatMap(Self.nonBlank) }
             return raw.map { name.isPath ? HomePath.expand($0, environment: environment) : $0 }
         }
         guard let key = try SigningIdentity.read(from: stored) else { throw HostSettingsError("settings.json lost relaySigningKey while starting") }
         guard let accessToken = value(.accessToken) else { throw HostSettingsError("accessToken is empty in settings.json") }
         let (host, port) = try parseListen(value(.listen) ?? defaultListen)
-        let modeText = value(.iosPush) ?? IOSPushMode.relay.rawValue
-        guard let mode = IOSPushMode(rawValue: modeText.lowercased()) else {
-            throw HostSettingsError("PUSHGATE_IOS_PUSH (settings key iosPushMode) must be relay, apns or off")
+        var diagnostics: [String] = []
+        let modeText = (value(.iosPush) ?? IOSPushMode.relay.rawValue).lowercased()
+        var mode = IOSPushMode(rawValue: modeText) ?? .relay
+        if IOSPushMode(rawValue: modeText) == nil {
+            diagnostics.append("iosPushMode (PUSHGATE_IOS_PUSH) is not relay, apns or off; using relay")
         }
-        let relayURL = value(.relayURL)
-        if let relayURL, URL(string: relayURL)?.scheme.map({ ["http", "https"].contains($0) }) != true {
-            throw HostSettingsError("PUSHGATE_PUSH_RELAY_URL must be an http(s) URL such as https://relay.example.com")
+        var directAPNs: DirectAPNsSettings?
+        if mode == .apns {
+            do {
+                directAPNs = try DirectAPNsSettings.resolve(value)
+            } catch let error as HostSettingsError {
+                diagnostics.append("iOS push is off: " + error.description)
+                mode = .off
+            }
+        }
+        var relayURL = value(.relayURL)
+        if let url = relayURL, !isHTTPURL(url) {
+            diagnostics.append("pushRelayUrl (PUSHGATE_PUSH_RELAY_URL) is not an absolute http or https URL; the relay transports are off")
+            relayURL = nil
         }
         var level = Logger.Level.info
         if let text = value(.logLevel) {
             guard let parsed = Logger.Level(name: text) else { throw HostSettingsError("PUSHGATE_LOG_LEVEL must be debug, info, warning or error") }
             level = parsed
         }
+        let hapi = HapiSettings(androidPushMode: (value(.androidPush) ?? HapiSettings.defaultAndroidPushMode).lowercased(),
+                                relayURL: value(.relayURL) == nil ? HapiSettings.defaultRelayURL : relayURL,
+                                fcmServiceAccountPath: value(.fcmServiceAccountPath),
+                                apnsEnvironment: value(.apnsEnv)?.lowercased() == "sandbox" ? .sandbox : .production,
+                                fcmOrigin: value(.fcmOrigin), fcmTokenURI: value(.fcmTokenURI), fcmCAFile: value(.fcmCAFile))
         return HostSettings(home: home, file: file, signingKey: key, accessToken: accessToken, listenHost: host, listenPort: port,
-                            relayURL: relayURL, iosPushMode: mode,
-                            directAPNs: mode == .apns ? try DirectAPNsSettings.resolve(value) : nil, logLevel: level,
+                            relayURL: relayURL, iosPushMode: mode, directAPNs: directAPNs, hapi: hapi,
+                            diagnostics: diagnostics, logLevel: level,
                             liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)))
     }
 
@@ -96,6 +122,18 @@ public struct HostSettings: Sendable {
         let key = P256PrivateKey()
         try file.update { object in object[SigningIdentity.settingsKey] = try SigningIdentity.value(for: key) }
         return key
+    }
+
+    /// The trimmed text, or nil when it is blank.
+    static func nonBlank(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Whether `text` is an absolute `http` or `https` URL with a host.
+    static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else { return false }
+        return scheme == "http" || scheme == "https"
     }
 
     /// `host:port` with an IPv4/IPv6 literal (`[::1]:8789` for IPv6).

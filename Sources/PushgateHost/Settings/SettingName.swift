@@ -1,4 +1,7 @@
-/// One host setting: its environment variable and its key in `settings.json`.
+/// One host setting: its environment variables and its key in `settings.json`.
+///
+/// - Important: hapi-path.md §6 (settings table) — the Pushgate variable wins over its hapi
+///   alias; a legacy settings key is read only when the key itself is absent, never written.
 public struct SettingName: Sendable, Hashable {
     /// The environment variable, e.g. `PUSHGATE_HOST_LISTEN`.
     public let environment: String
@@ -6,22 +9,40 @@ public struct SettingName: Sendable, Hashable {
     public let key: String
     /// Whether the value is a path that may start with `~`.
     public let isPath: Bool
+    /// Further environment variables read, in order, when `environment` is unset (hapi's names).
+    public let aliases: [String]
+    /// Older `settings.json` members read when `key` is absent.
+    public let legacyKeys: [String]
 
-    init(_ environment: String, _ key: String, isPath: Bool = false) {
+    init(_ environment: String, _ key: String, isPath: Bool = false, aliases: [String] = [], legacyKeys: [String] = []) {
         self.environment = environment
         self.key = key
         self.isPath = isPath
+        self.aliases = aliases
+        self.legacyKeys = legacyKeys
     }
+
+    /// `environment` followed by the aliases.
+    public var environmentNames: [String] { [environment] + aliases }
 
     public static let listen = SettingName("PUSHGATE_HOST_LISTEN", "listen")
     public static let accessToken = SettingName("PUSHGATE_HOST_ACCESS_TOKEN", "accessToken")
-    public static let relayURL = SettingName("PUSHGATE_PUSH_RELAY_URL", "pushRelayUrl")
-    public static let iosPush = SettingName("PUSHGATE_IOS_PUSH", "iosPushMode")
-    public static let apnsKeyId = SettingName("PUSHGATE_APNS_KEY_ID", "apnsKeyId")
-    public static let apnsTeamId = SettingName("PUSHGATE_APNS_TEAM_ID", "apnsTeamId")
+    public static let relayURL = SettingName("PUSHGATE_PUSH_RELAY_URL", "pushRelayUrl", aliases: ["HAPI_PUSH_RELAY_URL"],
+                                             legacyKeys: ["iosPushRelayUrl"])
+    public static let iosPush = SettingName("PUSHGATE_IOS_PUSH", "iosPushMode", aliases: ["HAPI_IOS_PUSH"])
+    public static let androidPush = SettingName("PUSHGATE_ANDROID_PUSH", "androidPushMode", aliases: ["HAPI_ANDROID_PUSH"])
+    public static let fcmServiceAccountPath = SettingName("PUSHGATE_FCM_SERVICE_ACCOUNT_PATH", "fcmServiceAccountPath", isPath: true,
+                                                          aliases: ["FCM_SERVICE_ACCOUNT_PATH"])
+    public static let fcmOrigin = SettingName("PUSHGATE_FCM_ORIGIN", "fcmOrigin")
+    public static let fcmTokenURI = SettingName("PUSHGATE_FCM_TOKEN_URI", "fcmTokenUri")
+    public static let fcmCAFile = SettingName("PUSHGATE_FCM_CA_FILE", "fcmCaFile", isPath: true)
+    public static let apnsKeyId = SettingName("PUSHGATE_APNS_KEY_ID", "apnsKeyId", aliases: ["APNS_KEY_ID"])
+    public static let apnsTeamId = SettingName("PUSHGATE_APNS_TEAM_ID", "apnsTeamId", aliases: ["APNS_TEAM_ID"])
     public static let apnsP8 = SettingName("PUSHGATE_APNS_P8", "apnsP8")
-    public static let apnsP8Path = SettingName("PUSHGATE_APNS_P8_PATH", "apnsP8Path", isPath: true)
-    public static let apnsBundleId = SettingName("PUSHGATE_APNS_BUNDLE_ID", "apnsBundleId")
+    public static let apnsP8Path = SettingName("PUSHGATE_APNS_KEY_P8_PATH", "apnsKeyP8Path", isPath: true,
+                                               aliases: ["APNS_KEY_P8_PATH", "PUSHGATE_APNS_P8_PATH"], legacyKeys: ["apnsP8Path"])
+    public static let apnsBundleId = SettingName("PUSHGATE_APNS_BUNDLE_ID", "apnsBundleId", aliases: ["APNS_BUNDLE_ID"])
+    public static let apnsEnv = SettingName("PUSHGATE_APNS_ENV", "apnsEnv", aliases: ["APNS_ENV"])
     public static let apnsHostProduction = SettingName("PUSHGATE_APNS_HOST_PRODUCTION", "apnsHostProduction")
     public static let apnsHostSandbox = SettingName("PUSHGATE_APNS_HOST_SANDBOX", "apnsHostSandbox")
     public static let apnsCAFile = SettingName("PUSHGATE_APNS_CA_FILE", "apnsCaFile", isPath: true)
@@ -31,7 +52,8 @@ public struct SettingName: Sendable, Hashable {
 
     /// Every setting an environment variable can persist.
     public static let all: [SettingName] = [
-        listen, accessToken, relayURL, iosPush, apnsKeyId, apnsTeamId, apnsP8, apnsP8Path, apnsBundleId,
-        apnsHostProduction, apnsHostSandbox, apnsCAFile, logLevel, liveActivityRefreshInterval,
+        listen, accessToken, relayURL, iosPush, androidPush, fcmServiceAccountPath, fcmOrigin, fcmTokenURI, fcmCAFile, apnsKeyId,
+        apnsTeamId, apnsP8, apnsP8Path, apnsBundleId, apnsEnv, apnsHostProduction, apnsHostSandbox, apnsCAFile, logLevel,
+        liveActivityRefreshInterval,
     ]
 }

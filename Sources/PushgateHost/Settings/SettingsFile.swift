@@ -4,8 +4,9 @@ import Synchronization
 
 /// `settings.json` in the host home: read whole, changed under one lock, written atomically.
 ///
-/// - Important: host.md §1 — writes go to a temporary file (mode 0600) renamed over the old
-///   one, one writer at a time; members the host does not know are kept.
+/// - Important: host.md §1 and hapi-path.md §6 — writes go to a temporary file (fsync, mode
+///   0600) renamed over the old one, one writer at a time: an in-process lock plus an advisory
+///   lock on `settings.json.lock` for other processes; members the host does not know are kept.
 public final class SettingsFile: Sendable {
     /// The file's path.
     public let path: String
@@ -22,6 +23,12 @@ public final class SettingsFile: Sendable {
     @discardableResult
     public func update<R>(_ change: (inout JSONObject) throws -> R) throws -> R {
         try lock.withLock { _ in
+            let lockFile = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard lockFile >= 0 else { throw failure("open", path + ".lock") }
+            defer { close(lockFile) }
+            while flock(lockFile, LOCK_EX) != 0 {
+                guard errno == EINTR else { throw failure("lock", path + ".lock") }
+            }
             let before = try readUnlocked()
             var object = before
             let result = try change(&object)

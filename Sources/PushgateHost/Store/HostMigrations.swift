@@ -34,5 +34,14 @@ enum HostMigrations {
             CREATE TRIGGER live_activity_tokens_deleted AFTER DELETE ON live_activity_tokens
                 BEGIN UPDATE live_activity_revision SET revision = revision + 1 WHERE id = 1; END;
             """),
+        // hapi-path.md §5: one row per (namespace, device_id, platform); push_key is the padded base64 or NULL.
+        Migration(version: 4, sql: """
+            CREATE TABLE hapi_devices (
+                namespace TEXT NOT NULL, token TEXT NOT NULL, platform TEXT NOT NULL, device_id TEXT NOT NULL,
+                push_key TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+                UNIQUE (namespace, device_id, platform));
+            CREATE INDEX hapi_devices_namespace ON hapi_devices (namespace);
+            CREATE INDEX hapi_devices_token ON hapi_devices (token);
+            """),
     ]
 }

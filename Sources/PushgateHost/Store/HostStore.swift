@@ -9,8 +9,8 @@ import PushgateStore
 ///   persisted so a restart keeps the count.
 public actor HostStore {
     private let executor: DispatchQueueExecutor
-    private let connection: SQLiteConnection
-    private let clock: any WallClock
+    let connection: SQLiteConnection
+    let clock: any WallClock
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -222,7 +222,7 @@ public actor HostStore {
         }
     }
 
-    private func bindOptional(_ statement: SQLiteStatement, _ value: String?, at index: Int32) throws {
+    func bindOptional(_ statement: SQLiteStatement, _ value: String?, at index: Int32) throws {
         if let value { try statement.bind(value, at: index) } else { try statement.bindNull(at: index) }
     }
 }

@@ -14,6 +14,7 @@ public final class RelayServer: Sendable {
     private let http: HTTPServer
     private let storage: RelayStorage
     private let channel: any DeliveryChannel
+    private let hapi: HapiPushService
     private let purgeJob: any ScheduledJob
     private let logger: Logger
 
@@ -23,9 +24,14 @@ public final class RelayServer: Sendable {
         let storage = try await RelayStorage.open(configuration)
         let service = RelayService(configuration: configuration, store: storage.bindings, channel: channel,
                                    clock: scheduler.clock, logger: logger, replay: storage.sharedReplay)
+        let hapi: HapiPushService
         do {
+            hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, channel: channel, clock: scheduler.clock, logger: logger),
+                                   gate: service.guards.gate, metrics: service.metrics, trustProxy: configuration.trustProxy,
+                                   clock: scheduler.clock, logger: logger.named("hapi-push"))
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
-                                  router: Self.router(service), preBody: { request in
+                                  router: Self.router(service, hapi), preBody: { request in
+                if request.route == HapiPushService.path { return hapi.admit(method: request.method).map(Self.http) }
                 guard let route = RelayRoute(rawValue: request.path),
                       let refusal = service.admit(route: route, peer: request.peerAddress,
                                                   forwardedFor: request.headers["x-forwarded-for"])
@@ -38,6 +44,7 @@ public final class RelayServer: Sendable {
         }
         self.storage = storage
         self.service = service
+        self.hapi = hapi
         self.channel = channel
         self.logger = logger
         port = http.port
@@ -56,6 +63,7 @@ public final class RelayServer: Sendable {
             logger.warning("shutdown grace period over with requests still running; they are cut off")
         }
         http.stop()
+        await hapi.shutdown()
         await channel.shutdown()
         do {
             try await storage.close()
@@ -65,16 +73,19 @@ public final class RelayServer: Sendable {
     }
 
     private static func httpConfiguration(_ configuration: RelayConfiguration, logger: Logger) -> HTTPServerConfiguration {
-        HTTPServerConfiguration(
+        var http = HTTPServerConfiguration(
             host: configuration.host, port: UInt16(configuration.port),
             connectionLimit: configuration.maxConnections, perIPConnectionLimit: configuration.maxConnectionsPerIP,
             maxBodyBytes: 16 * 1024,
             payloadTooLargeResponse: http(.error(.payloadTooLarge)),
             defaultHeaders: ["content-type": "application/json", "cache-control": "no-store"],
             logger: logger.named("http"))
+        http.routeBodyLimits[HapiPushService.path] = HTTPBodyLimit(maxBytes: HapiPushService.maxBodyBytes,
+                                                                   tooLargeResponse: Self.http(HapiPushService.tooLarge))
+        return http
     }
 
-    private static func router(_ service: RelayService) -> Router {
+    private static func router(_ service: RelayService, _ hapi: HapiPushService) -> Router {
         var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
         for route in RelayRoute.allCases {
             let handler: HTTPHandler = { request in
@@ -87,6 +98,8 @@ public final class RelayServer: Sendable {
             default: router.post(route.rawValue, handler)
             }
         }
+        // Every method reaches the pre-body hook, which answers all but POST with 405.
+        router.add(Router.anyMethod, HapiPushService.path) { http(await hapi.handle($0)) }
         return router
     }
 

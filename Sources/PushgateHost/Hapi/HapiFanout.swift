@@ -1,0 +1,156 @@
+import PushgateCore
+import PushgateProviders
+
+/// Sends one event's payload to every hapi device of a namespace: Android first, then iOS,
+/// each finishing before the next starts.
+///
+/// - Important: hapi-path.md §6 (fan-out) and §4 — Android relay targets `phone` rows (no
+///   usable key → failed, kept; `wear` skipped), direct FCM targets `phone` and `wear`; iOS
+///   targets `ios` rows, and a row without a 32-byte key is dead and deleted unsent. The
+///   plaintext is chosen once per event, then every device gets its own envelope (own key,
+///   own random nonce). Nothing fits → every targeted device failed, rows kept, one log line
+///   with sizes. Dead rows are deleted by `(namespace, token)`.
+final class HapiFanout: Sendable {
+    /// The Android route.
+    enum AndroidRoute: Sendable {
+        case encrypted(any HapiEnvelopeSender)
+        case direct(any HapiDataSender)
+        case off
+    }
+
+    /// The iOS route.
+    enum IOSRoute: Sendable {
+        case encrypted(any HapiEnvelopeSender)
+        case off
+    }
+
+    /// Sends in flight at once, per platform.
+    static let concurrency = 16
+
+    private let store: HostStore
+    private let android: AndroidRoute
+    private let ios: IOSRoute
+    private let logger: Logger
+
+    init(store: HostStore, android: AndroidRoute, ios: IOSRoute, logger: Logger) {
+        self.store = store
+        self.android = android
+        self.ios = ios
+        self.logger = logger.named("hapi")
+    }
+
+    /// The iOS transport's name: `relay`, `apns` or `off`.
+    var iosName: String {
+        guard case .encrypted(let sender) = ios else { return "off" }
+        return sender.name
+    }
+
+    /// The Android transport's name: `relay`, `fcm` or `off`.
+    var androidName: String {
+        switch android {
+        case .encrypted(let sender): sender.name
+        case .direct: "fcm"
+        case .off: "off"
+        }
+    }
+
+    /// Whether any platform has a transport.
+    var isEnabled: Bool {
+        if case .off = android, case .off = ios { return false }
+        return true
+    }
+
+    /// Delivers `payload` to the devices of `namespace`; the tally of every device's outcome.
+    func deliver(_ payload: HapiPayload, namespace: String) async throws -> HapiTally {
+        guard isEnabled else { return HapiTally() }
+        let devices = try await store.hapiDevices(namespace: namespace)
+        guard !devices.isEmpty else { return HapiTally() }
+        let plaintext = HapiPlaintext.choose(for: payload)
+        var tally = HapiTally()
+        switch android {
+        case .encrypted(let sender):
+            tally += try await sendEncrypted(devices.filter { $0.platform == .phone }, sender: sender, plaintext: plaintext,
+                                             collapseId: nil, keyless: .failed(reason: "no usable pushKey"), namespace: namespace)
+        case .direct(let sender):
+            let targets = devices.filter { $0.platform == .phone || $0.platform == .wear }
+            let outcomes = await forEachConcurrently(targets, limit: Self.concurrency) { device in
+                (device.token, await sender.send(token: device.token, platform: device.platform, payload: payload))
+            }
+            tally += try await apply(outcomes, namespace: namespace)
+        case .off:
+            break
+        }
+        if case .encrypted(let sender) = ios {
+            tally += try await sendEncrypted(devices.filter { $0.platform == .ios }, sender: sender, plaintext: plaintext,
+                                             collapseId: HapiCollapseId.make(type: payload.type, sessionId: payload.sessionId),
+                                             keyless: .dead(reason: "corrupt pushKey"), namespace: namespace)
+        }
+        if tally.oversized > 0 {
+            logger.warning("hapi payload too large even in its minimal form; nothing sent on the encrypted lanes", [
+                "type": payload.type.rawValue, "fullBytes": "\(payload.canonicalPlaintext.count)",
+                "minimalBytes": "\(payload.minimal.canonicalPlaintext.count)", "devices": "\(tally.oversized)",
+            ])
+        }
+        logger.info("hapi event delivered", ["type": payload.type.rawValue, "form": plaintext?.form.rawValue ?? "none",
+                                             "sent": "\(tally.sent)", "failed": "\(tally.failed)", "dead": "\(tally.dead)"])
+        return tally
+    }
+
+    /// One envelope per device; `keyless` is the outcome of a row without a usable key.
+    private func sendEncrypted(_ devices: [HapiDevice], sender: any HapiEnvelopeSender, plaintext: HapiPlaintext?,
+                               collapseId: String?, keyless: HapiPushOutcome, namespace: String) async throws -> HapiTally {
+        var outcomes: [(String, HapiPushOutcome)] = []
+        var keyed: [(device: HapiDevice, key: HapiPushKey)] = []
+        for device in devices {
+            if let text = device.pushKey, let key = try? HapiPushKey(base64: text) {
+                keyed.append((device, key))
+            } else {
+                outcomes.append((device.token, keyless))
+            }
+        }
+        guard let plaintext else {
+            outcomes += keyed.map { ($0.device.token, .failed(reason: "payload too large")) }
+            var tally = try await apply(outcomes, namespace: namespace)
+            tally.oversized = keyed.count
+            return tally
+        }
+        outcomes += await forEachConcurrently(keyed, limit: Self.concurrency) { target in
+            guard let envelope = try? HapiEnvelope.seal(plaintext.bytes, key: target.key) else {
+                return (target.device.token, .failed(reason: "seal failed"))
+            }
+            return (target.device.token, await sender.send(token: target.device.token, envelope: envelope, collapseId: collapseId))
+        }
+        return try await apply(outcomes, namespace: namespace)
+    }
+
+    /// Counts the outcomes and deletes the rows of dead tokens.
+    private func apply(_ outcomes: [(String, HapiPushOutcome)], namespace: String) async throws -> HapiTally {
+        var tally = HapiTally()
+        for (token, outcome) in outcomes {
+            switch outcome {
+            case .sent: tally.sent += 1
+            case .failed: tally.failed += 1
+            case .dead:
+                tally.dead += 1
+                try await store.deleteHapiDevices(namespace: namespace, token: token)
+            }
+        }
+        return tally
+    }
+}
+
+/// How many device sends of one dispatch ended in each outcome.
+struct HapiTally: Equatable {
+    var sent = 0
+    var failed = 0
+    var dead = 0
+    /// Of `failed`: devices not sent to because even the minimal plaintext was too large.
+    var oversized = 0
+
+    static func += (lhs: inout HapiTally, rhs: HapiTally) {
+        lhs.sent += rhs.sent
+        lhs.failed += rhs.failed
+        lhs.dead += rhs.dead
+        lhs.oversized += rhs.oversized
+    }
+}

@@ -1,0 +1,60 @@
+import PushgateCore
+import PushgateProviders
+
+/// Sends one sealed envelope to one device: through a relay (either platform) or direct APNs.
+protocol HapiEnvelopeSender: Sendable {
+    /// A short name for logs: `relay` or `apns`.
+    var name: String { get }
+    /// Never throws: every failure is an outcome.
+    func send(token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome
+}
+
+/// Sends the readable payload to one device through the operator's own Firebase project.
+protocol HapiDataSender: Sendable {
+    /// Never throws: every failure is an outcome.
+    func send(token: String, platform: HapiDevicePlatform, payload: HapiPayload) async -> HapiPushOutcome
+}
+
+/// One platform's lane of a relay: the relay client with its `platform` member.
+struct HapiRelayLane: HapiEnvelopeSender {
+    let client: HapiRelayClient
+    let platform: HapiRelayClient.Platform
+
+    var name: String { "relay" }
+
+    func send(token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome {
+        await client.push(platform: platform, token: token, envelope: envelope, collapseId: platform == .ios ? collapseId : nil)
+    }
+}
+
+/// `apns` mode: the host's own APNs key sends the envelope in the placeholder alert.
+///
+/// - Important: hapi-path.md §8 — the same alert, headers and dead-token rules as the relay's
+///   iOS lane; the collapse id truncated by ``HapiCollapseId``.
+struct HapiAPNsLane: HapiEnvelopeSender {
+    let client: APNsClient
+    let bundleId: String
+    let environment: APNsEnvironment
+
+    var name: String { "apns" }
+
+    func send(token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome {
+        guard let notification = try? HapiAPNsAlert.notification(deviceToken: token, bundleId: bundleId, envelope: envelope,
+                                                                 collapseId: collapseId) else {
+            return .failed(reason: "not an APNs device token")
+        }
+        return HapiAPNsAlert.outcome(await client.send(notification, environment: environment))
+    }
+}
+
+/// Direct FCM: the operator's own Firebase project receives the readable payload as `data`.
+///
+/// - Important: hapi-path.md §8 (direct message) — data only, `HIGH` priority, `direct_boot_ok`
+///   for `wear` rows; no envelope, so the 3200-character cap does not apply.
+struct HapiFCMLane: HapiDataSender {
+    let client: FCMClient
+
+    func send(token: String, platform: HapiDevicePlatform, payload: HapiPayload) async -> HapiPushOutcome {
+        await client.send(FCMMessage.direct(token: token, payload: payload, wear: platform == .wear))
+    }
+}

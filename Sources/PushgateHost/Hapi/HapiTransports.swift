@@ -1,0 +1,78 @@
+import PushgateCore
+import PushgateHTTP
+import PushgateProviders
+
+/// The encrypted path's transports as the settings select them: the clients they need and
+/// the fan-out over them.
+///
+/// - Important: hapi-path.md §6 — both relay lanes share one relay client (`pushRelayUrl`);
+///   `apns` mode shares the host's APNs client; direct FCM gets a 10 s deadline (§8); the
+///   resolved mode of each platform, and why a platform is off, are logged at start-up.
+final class HapiTransports: Sendable {
+    /// The host's deadline for each FCM OAuth exchange and send.
+    static let fcmTimeoutMilliseconds: Int64 = 10_000
+
+    let fanout: HapiFanout
+    /// The transport each platform uses: `relay`, `apns`, `fcm` or `off`.
+    let iosName: String
+    let androidName: String
+    private let fcmClient: FCMClient?
+
+    /// `apnsClient` is the host's direct APNs client (set in `apns` mode).
+    init(settings: HostSettings, store: HostStore, apnsClient: APNsClient?, clock: any WallClock, logger: Logger) {
+        let modes = HapiModes(settings: settings)
+        var offReasons = modes.offReasons
+        var relayClient: HapiRelayClient?
+        func relay(_ url: String) -> HapiRelayClient {
+            if let relayClient { return relayClient }
+            let client = HapiRelayClient(baseURL: url, logger: logger)
+            relayClient = client
+            return client
+        }
+        var fcmClient: FCMClient?
+        let android: HapiFanout.AndroidRoute
+        switch modes.android {
+        case .relay(let url):
+            android = .encrypted(HapiRelayLane(client: relay(url), platform: .android))
+        case .fcm(let account):
+            do {
+                let client = try Self.fcmClient(account: account, settings: settings.hapi, clock: clock, logger: logger)
+                fcmClient = client
+                android = .direct(HapiFCMLane(client: client))
+            } catch {
+                offReasons.append(("android", "the FCM endpoints (PUSHGATE_FCM_TOKEN_URI, PUSHGATE_FCM_ORIGIN, PUSHGATE_FCM_CA_FILE) are not usable: \(error)"))
+                android = .off
+            }
+        case .off:
+            android = .off
+        }
+        let ios: HapiFanout.IOSRoute
+        switch (modes.ios, apnsClient, settings.directAPNs) {
+        case (.relay(let url), _, _): ios = .encrypted(HapiRelayLane(client: relay(url), platform: .ios))
+        case (.apns, let client?, let direct?):
+            ios = .encrypted(HapiAPNsLane(client: client, bundleId: direct.bundleId, environment: settings.hapi.apnsEnvironment))
+        default: ios = .off
+        }
+        self.fcmClient = fcmClient
+        fanout = HapiFanout(store: store, android: android, ios: ios, logger: logger)
+        iosName = fanout.iosName
+        androidName = fanout.androidName
+        logger.info("hapi transports", ["ios": iosName, "android": androidName])
+        for (platform, reason) in offReasons {
+            logger.warning("hapi push is off for a platform", ["platform": platform, "reason": reason])
+        }
+    }
+
+    /// Lets sends in flight finish and closes the FCM client (the APNs client is the host's).
+    func shutdown() async {
+        await fcmClient?.shutdown()
+    }
+
+    private static func fcmClient(account: ServiceAccount, settings: HapiSettings, clock: any WallClock,
+                                  logger: Logger) throws -> FCMClient {
+        let origin = try settings.fcmOrigin.map { try HTTP2Origin(url: $0) } ?? FCMConfiguration.googleOrigin
+        let configuration = FCMConfiguration(account: account, origin: origin, tokenURI: settings.fcmTokenURI,
+                                             extraCAFile: settings.fcmCAFile, timeoutMilliseconds: fcmTimeoutMilliseconds)
+        return try FCMClient(configuration: configuration, clock: clock, logger: logger)
+    }
+}
