@@ -1,8 +1,5 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PushgateCore
+import PushgateHTTP
 import PushgateProviders
 
 /// The host's client for `POST {pushRelayUrl}/v1/push`, hapi's relay protocol: one envelope
@@ -26,20 +23,17 @@ public final class HapiRelayClient: Sendable {
 
     /// `<base>/v1/push`.
     public let pushURL: String
-    private let session: URLSession
+    private let http: HTTP1Client
     private let logger: Logger
 
-    /// `timeoutSeconds` other than the default is for tests only; give whole seconds
-    /// (FoundationNetworking on Linux rounds a fraction down, 0.3 s to an immediate timeout).
+    /// `timeoutSeconds` other than the default is for tests only.
     public init(baseURL: String, timeoutSeconds: Double = HapiRelayClient.timeoutSeconds, logger: Logger) {
         pushURL = Self.pushURL(base: baseURL)
         self.logger = logger.named("hapi-relay")
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeoutSeconds
-        configuration.timeoutIntervalForResource = timeoutSeconds
-        configuration.httpMaximumConnectionsPerHost = 16
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        var configuration = HTTP1Client.Configuration()
+        configuration.timeoutMs = Int(timeoutSeconds * 1000)
+        configuration.maxConnections = 16
+        http = HTTP1Client(configuration: configuration)
     }
 
     /// The request URL for a relay base URL (trailing `/` removed; a signed-relay `…/v1/push/send`
@@ -62,16 +56,12 @@ public final class HapiRelayClient: Sendable {
 
     /// Posts one envelope and classifies the answer. Never throws.
     public func push(platform: Platform, token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome {
-        guard let url = URL(string: pushURL) else { return .failed(reason: "relay URL is not valid") }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(Self.body(platform: platform, token: token, envelope: envelope, collapseId: collapseId))
+        let body = Self.body(platform: platform, token: token, envelope: envelope, collapseId: collapseId)
         let outcome: HapiPushOutcome
         do {
-            let (data, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            outcome = Self.classify(status: status, body: Array(data))
+            let reply = try await http.post(pushURL, headers: [("Content-Type", "application/json")], body: body)
+            let status = reply.status
+            outcome = Self.classify(status: status, body: reply.body)
             if outcome != .sent {
                 logger.info("hapi relay did not accept a push", ["platform": platform.rawValue, "token": Redact.token(token),
                                                                  "status": "\(status)", "outcome": outcome.label])
