@@ -21,9 +21,10 @@ let package = Package(
         .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
 
         // Libraries, in dependency order: each depends only on those above it.
-        .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
+        .target(name: "PushgateCore", dependencies: ["COpenSSL", "CSodium"]),
         .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite"]),
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
