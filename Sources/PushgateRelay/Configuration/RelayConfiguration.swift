@@ -44,6 +44,8 @@ public struct RelayConfiguration: Sendable {
     /// Accept deliveries without Apple credentials and write them to ``dryRunLog``.
     public var dryRun = false
     public var dryRunLog: String?
+    /// The Orca-compatible gateway routes (`PUSHGATE_GATEWAY_*`, docs/gateway.md); `nil` when off.
+    public var gateway: GatewayConfiguration?
 
     /// The defaults, with the given APNs settings.
     public init(apns: APNs? = nil) { self.apns = apns }
@@ -88,6 +90,7 @@ public struct RelayConfiguration: Sendable {
         dryRunLog = source.value("DRY_RUN_LOG")
         apns = dryRun ? nil : try Self.apnsSettings(source)
         bundleId = apns?.bundleId ?? source.value("APNS_BUNDLE_ID") ?? bundleId
+        gateway = try GatewayConfiguration.from(environment: environment, relayBundleId: bundleId)
     }
 
     private static func apnsSettings(_ source: SettingsSource) throws(ConfigurationError) -> APNs {

@@ -9,6 +9,8 @@ import PushgateStore
 ///   provider requests finish (up to the grace period), close the store.
 public final class RelayServer: Sendable {
     public let service: RelayService
+    /// The Orca-compatible gateway, when configured (docs/gateway.md).
+    public let gateway: RelayGateway?
     /// The port the HTTP server listens on.
     public let port: UInt16
     private let http: HTTPServer
@@ -23,9 +25,18 @@ public final class RelayServer: Sendable {
         let store = try await SQLiteBindingStore.open(path: configuration.databasePath, maxTokens: configuration.maxTokens)
         let service = RelayService(configuration: configuration, store: store, channel: channel,
                                    clock: scheduler.clock, logger: logger)
+        let gateway: RelayGateway?
+        do {
+            gateway = try await RelayGateway.start(configuration: configuration, channel: channel, scheduler: scheduler,
+                                                   relay: service, logger: logger)
+        } catch {
+            await store.close()
+            throw error
+        }
         do {
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
-                                  router: Self.router(service), preBody: { request in
+                                  router: Self.router(service, gateway: gateway), preBody: { request in
+                if let refusal = gateway?.admit(request) { return refusal }
                 guard let route = RelayRoute(rawValue: request.path),
                       let refusal = service.admit(route: route, peer: request.peerAddress,
                                                   forwardedFor: request.headers["x-forwarded-for"])
@@ -33,9 +44,11 @@ public final class RelayServer: Sendable {
                 return Self.http(refusal)
             })
         } catch {
+            await gateway?.shutdown()
             await store.close()
             throw error
         }
+        self.gateway = gateway
         self.store = store
         self.service = service
         self.channel = channel
@@ -56,6 +69,7 @@ public final class RelayServer: Sendable {
             logger.warning("shutdown grace period over with requests still running; they are cut off")
         }
         http.stop()
+        await gateway?.shutdown()
         await channel.shutdown()
         do {
             try await store.close()
@@ -74,8 +88,9 @@ public final class RelayServer: Sendable {
             logger: logger.named("http"))
     }
 
-    private static func router(_ service: RelayService) -> Router {
+    private static func router(_ service: RelayService, gateway: RelayGateway?) -> Router {
         var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
+        gateway?.addRoutes(to: &router, relay: service)
         for route in RelayRoute.allCases {
             let handler: HTTPHandler = { request in
                 let response = await service.handle(route: route, body: request.body)
