@@ -41,9 +41,11 @@ public final class RelayGateway: Sendable {
         let clock = scheduler.clock
         func every(_ intervalMs: Int64, _ name: String, _ prune: @escaping @Sendable (Int64) async throws -> Int) -> any ScheduledJob {
             scheduler.scheduleRepeating(everyMs: intervalMs) {
+                // Read when the job fires: the prune task may start after the clock moved on.
+                let now = clock.nowMilliseconds
                 maintenance.start {
                     do {
-                        _ = try await prune(clock.nowMilliseconds)
+                        _ = try await prune(now)
                     } catch {
                         logger.error("gateway prune failed; it runs again later", ["table": name, "error": "\(type(of: error))"])
                     }
