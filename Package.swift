@@ -19,6 +19,7 @@ let package = Package(
         // System libraries (Debian -dev packages installed by Scripts/bootstrap).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
         .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
@@ -26,7 +27,7 @@ let package = Package(
         // Libraries, in dependency order: each depends only on those above it.
         .target(name: "PushgateCore", dependencies: ["COpenSSL", "CSodium"]),
         .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite"]),
-        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD"]),
+        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD", "CCurl"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"],

@@ -3,7 +3,7 @@ import PushgateCore
 import PushgateHTTP
 
 /// The `pushgate-host` commands: `run` (default), `identity`, `identity rotate`,
-/// `import-openchamber FILE`.
+/// `import-openchamber FILE [--environment production|sandbox]`.
 public enum HostMain {
     /// Runs a command; returns the exit status (0 ok, 1 failure, 2 usage or settings).
     public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
@@ -16,9 +16,12 @@ public enum HostMain {
                 return 0
             case ["identity", "rotate"]: return try await rotate(environment: environment, logger: logger)
             case let command where command.count == 2 && command[0] == "import-openchamber":
-                return try await importFile(command[1], environment: environment, logger: logger)
+                return try await importFile(command[1], tokenEnvironment: "production", environment: environment)
+            case let command where command.count == 4 && command[0] == "import-openchamber" && command[2] == "--environment"
+                && ["production", "sandbox"].contains(command[3]):
+                return try await importFile(command[1], tokenEnvironment: command[3], environment: environment)
             default:
-                fail("usage: pushgate-host [run | identity | identity rotate | import-openchamber FILE]")
+                fail("usage: pushgate-host [run | identity | identity rotate | import-openchamber FILE [--environment production|sandbox]]")
                 return 2
             }
         } catch let error as HostSettingsError {
@@ -62,16 +65,17 @@ public enum HostMain {
         return outcome.registered == outcome.total ? 0 : 1
     }
 
-    private static func importFile(_ path: String, environment: [String: String], logger: Logger) async throws -> Int32 {
+    private static func importFile(_ path: String, tokenEnvironment: String, environment: [String: String]) async throws -> Int32 {
         guard let data = FileManager.default.contents(atPath: HomePath.expand(path, environment: environment)) else {
             fail("cannot read \(path)")
             return 1
         }
         let settings = try HostSettings.load(environment: environment)
         let store = try HostStore(path: settings.databasePath, clock: SystemClock())
-        let summary = try await OpenChamberImport.run(json: Array(data), into: store)
+        let summary = try await OpenChamberImport.run(json: Array(data), into: store, defaultEnvironment: tokenEnvironment)
         print("imported \(summary.alertTokens) alert tokens, \(summary.liveActivityTokens) Live Activity tokens, "
-            + "\(summary.eventVersions) event versions")
+            + "\(summary.eventVersions) event versions"
+            + (summary.skippedAndroidTokens > 0 ? "; skipped \(summary.skippedAndroidTokens) Android (FCM) tokens" : ""))
         return 0
     }
 

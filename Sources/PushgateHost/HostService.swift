@@ -45,7 +45,8 @@ public final class HostService: Sendable {
         self.relay = relay
         self.apnsClient = apnsClient
         dispatcher = AlertDispatcher(store: store, transport: transport,
-                                     composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled()), logger: logger)
+                                     composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled()),
+                                     clock: scheduler.clock, logger: logger)
         let eventGate = EventGate(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
         gate.withLock { $0 = eventGate }
     }
@@ -121,7 +122,7 @@ public final class HostService: Sendable {
             ("serverId", .string(settings.serverId)),
             ("iosPush", .object(JSONObject([
                 ("mode", .string(settings.iosPushMode.rawValue)), ("transport", .string(dispatcher.transportName)),
-                ("relayConfigured", .bool(relay != nil)),
+                ("relayConfigured", .bool(relay != nil)), ("health", dispatcher.health.json),
             ]))),
             ("alertTokens", .integer(Int64(counts.alertTokens))),
             ("liveActivityTokens", .integer(Int64(counts.liveActivityTokens))),

@@ -15,12 +15,16 @@ final class BenchHTTPConnection {
 
     private let descriptor: Int32
     private let hostHeader: String
+    /// Extra header lines sent with every request (each ending in CRLF).
+    private let extraHeaders: String
     /// Bytes received and not yet consumed.
     private var pending: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
-    /// Connects to `http://host:port`, `host` an IPv4 literal.
-    init(host: String, port: UInt16) throws {
+    /// Connects to `http://host:port`, `host` an IPv4 literal; `bearer` is sent as
+    /// `Authorization: Bearer …` with every request.
+    init(host: String, port: UInt16, bearer: String? = nil) throws {
+        extraHeaders = bearer.map { "Authorization: Bearer \($0)\r\n" } ?? ""
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -58,7 +62,7 @@ final class BenchHTTPConnection {
     /// Posts a JSON `body` to `path` and waits for the whole reply.
     func post(_ path: String, body: [UInt8]) throws -> Reply {
         let head = "POST \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nContent-Type: application/json\r\n"
-            + "Content-Length: \(body.count)\r\n\r\n"
+            + "Content-Length: \(body.count)\r\n\(extraHeaders)\r\n"
         try send(Array(head.utf8) + body)
         return try readReply()
     }

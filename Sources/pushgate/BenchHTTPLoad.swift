@@ -15,8 +15,9 @@ enum BenchHTTPLoad {
 
     /// Posts `bodies` to `path` from `threads` threads: each opens its connection and posts one
     /// body untimed (the warm-up), then all start together on the rest, each taking the next
-    /// body in turn. `check` judges every reply; the first failure stops the load and is thrown.
-    static func post(_ bodies: [[UInt8]], to path: String, threads: Int, host: String, port: UInt16,
+    /// body in turn, with `bearer` as the `Authorization` when given. `check` judges every
+    /// reply; the first failure stops the load and is thrown.
+    static func post(_ bodies: [[UInt8]], to path: String, threads: Int, host: String, port: UInt16, bearer: String? = nil,
                      check: @escaping @Sendable (BenchHTTPConnection.Reply) throws -> Void) throws -> Run {
         precondition(bodies.count > threads, "the load needs more bodies than threads")
         let next = Atomic<Int>(threads)
@@ -33,7 +34,7 @@ enum BenchHTTPLoad {
                 var own = BenchLatencies(capacity: (bodies.count - threads) / threads + 1)
                 var isReady = false
                 do {
-                    let connection = try BenchHTTPConnection(host: host, port: port)
+                    let connection = try BenchHTTPConnection(host: host, port: port, bearer: bearer)
                     try check(connection.post(path, body: bodies[thread]))
                     isReady = true
                     ready.leave()

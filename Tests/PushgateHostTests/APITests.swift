@@ -1,6 +1,7 @@
 import Foundation
 import PushgateCore
 @testable import PushgateHost
+import PushgateTesting
 import Testing
 
 /// host.md §9 line 3 and the error answers of §2.
@@ -43,6 +44,28 @@ import Testing
         #expect(try await harness.call("PUT", "/api/status").status == 404)
         let unknownType = try await harness.call("POST", "/api/events", .object(JSONObject([("type", "brand_new"), ("sessionId", "s")])))
         #expect(unknownType.status == 200 && unknownType.json?["nativeDelivered"] == false)
+        await harness.stop()
+    }
+
+    @Test func statusReportsTheTransportHealth() async throws {
+        let harness = try await HostHarness()
+        func health() async throws -> JSONValue? { try await harness.call("GET", "/api/status").json?["iosPush"]?["health"] }
+        #expect(try await health()?["state"] == "unknown")
+        let token = TestToken.make()
+        try await harness.register(token)
+        _ = try await harness.event("error", "s1")
+        let healthy = try await health()
+        #expect(healthy?["state"] == "ok" && healthy?["lastSuccessAt"] == .integer(harness.clock.nowMilliseconds))
+        harness.fake.script(token: token, ScriptedResponse(status: 500, reason: .internalServerError))
+        harness.clock.advance(milliseconds: 1_000)
+        _ = try await harness.event("error", "s2")
+        _ = try await harness.event("error", "s3")
+        let failing = try await health()
+        #expect(failing?["state"] == "failing" && failing?["consecutiveFailures"] == 2)
+        #expect(failing?["lastFailureAt"] == .integer(harness.clock.nowMilliseconds))
+        harness.fake.clearScripts()
+        _ = try await harness.event("error", "s4")
+        #expect(try await health()?["state"] == "ok")
         await harness.stop()
     }
 }

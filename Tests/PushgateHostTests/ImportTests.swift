@@ -44,6 +44,21 @@ import Testing
         #expect(try await store.alertTokens().map(\.locale) == ["fr"])
     }
 
+    @Test func openChamberEntriesKeepTheirTimesAndSkipAndroid() async throws {
+        let store = try store()
+        let json = #"""
+        {"version":2,"tokensBySession":{"ui-session-1":[
+          {"deviceToken":"aa11","createdAt":1764669600000,"lastSeenAt":1764669700000,"userAgent":"OpenChamber/1",
+           "platform":"ios","locale":"ja"},
+          {"deviceToken":"fcm-token","platform":"android","locale":"en"}]},
+         "liveActivityTokensBySession":{},"liveActivityEventVersions":{}}
+        """#
+        let summary = try await OpenChamberImport.run(json: Array(json.utf8), into: store)
+        #expect(summary == OpenChamberImport.Summary(alertTokens: 1, skippedAndroidTokens: 1))
+        let tokens = try await store.alertTokens()
+        #expect(tokens == [AlertToken(token: "aa11", locale: "ja", createdAtMs: 1764669600000, lastSeenAtMs: 1764669700000)])
+    }
+
     @Test func unknownVersionIsRefused() async throws {
         let store = try store()
         await #expect(throws: HostSettingsError.self) {
@@ -58,9 +73,14 @@ import Testing
         let file = home.path + "/apns-tokens.json"
         try #"{"version":1,"tokensBySession":{"g":["aa11"]}}"#.write(toFile: file, atomically: true, encoding: .utf8)
         #expect(await HostMain.run(arguments: ["import-openchamber", file], environment: home.environment()) == 0)
+        #expect(await HostMain.run(arguments: ["import-openchamber", file, "--environment", "staging"],
+                                   environment: home.environment()) == 2)
+        #expect(await HostMain.run(arguments: ["import-openchamber", file, "--environment", "sandbox"],
+                                   environment: home.environment()) == 0)
         try #"{"version":9}"#.write(toFile: file, atomically: true, encoding: .utf8)
         #expect(await HostMain.run(arguments: ["import-openchamber", file], environment: home.environment()) == 2)
         let store = try HostStore(path: home.path + "/host.sqlite", clock: ManualClock())
         #expect(try await store.alertTokens().map(\.token) == ["aa11"])
+        #expect(try await store.alertTokens().map(\.environment) == ["sandbox"])
     }
 }

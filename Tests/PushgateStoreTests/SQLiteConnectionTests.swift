@@ -16,6 +16,22 @@ import Testing
         #expect(try pragma("busy_timeout") == "5000")
     }
 
+    @Test func normalDurabilitySyncsFullyOnlyInsideDurably() throws {
+        let dir = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: dir.file("a.sqlite"), durability: .normal)
+        func synchronous() throws -> String {
+            try connection.withStatement("PRAGMA synchronous") { try $0.step() ? $0.string(at: 0) ?? "" : "" }
+        }
+        #expect(try synchronous() == "1")
+        #expect(try connection.durably { try synchronous() } == "2")
+        #expect(try synchronous() == "1")
+        struct Failure: Error {}
+        #expect(throws: Failure.self) { try connection.durably { throw Failure() } }
+        #expect(try synchronous() == "1")
+        let full = try SQLiteConnection(path: dir.file("b.sqlite"))
+        #expect(try full.durably { try full.withStatement("PRAGMA synchronous") { try $0.step() ? $0.string(at: 0) : nil } } == "2")
+    }
+
     @Test func bindsAndReadsEveryType() throws {
         let connection = try SQLiteConnection(path: SQLiteConnection.memoryPath)
         try connection.execute("CREATE TABLE t (i INTEGER, d REAL, s TEXT, b BLOB, n TEXT)")

@@ -12,8 +12,10 @@ public struct AlertComposer: Sendable {
     public func batches(for event: HostEvent, tokens: [AlertToken], badge: Int, tag: String) -> [AlertBatch] {
         var groups: [String: (locale: String, environment: String, tokens: [String])] = [:]
         var order: [String] = []
+        var normalized: [String?: String] = [:]
         for token in tokens {
-            let locale = titles.normalize(token.locale)
+            let locale = normalized[token.locale] ?? titles.normalize(token.locale)
+            normalized[token.locale] = locale
             let key = locale + "\u{0}" + token.environment
             if groups[key] == nil {
                 groups[key] = (locale, token.environment, [])

@@ -10,10 +10,14 @@ public final class AlertDispatcher: Sendable {
     private let transport: (any AlertTransport)?
     private let composer: AlertComposer
     private let logger: Logger
+    /// Outcomes of recent delivery rounds, for the status route.
+    let health: TransportHealth
 
     /// `transport` is nil when iOS push is off.
-    public init(store: HostStore, transport: (any AlertTransport)?, composer: AlertComposer, logger: Logger) {
+    public init(store: HostStore, transport: (any AlertTransport)?, composer: AlertComposer, clock: any WallClock,
+                logger: Logger) {
         self.store = store
+        health = TransportHealth(clock: clock)
         self.transport = transport
         self.composer = composer
         self.logger = logger.named("dispatch")
@@ -49,6 +53,7 @@ public final class AlertDispatcher: Sendable {
                 try await store.deleteAlertToken(outcome.key)
             }
         }
+        health.record(accepted: result.accepted, failed: result.failed)
         logger.info("event dispatched", ["type": event.type.rawValue, "transport": transport.name, "accepted": "\(result.accepted)",
                                          "failed": "\(result.failed)", "dropped": "\(result.dropped)", "badge": "\(badge)"])
         return result

@@ -26,16 +26,8 @@ public struct RelayTransport: AlertTransport {
     public var relayURL: String { client.baseURL }
 
     public func prepare(_ tokens: [String]) async -> Set<String> {
-        let relayURL = client.baseURL
-        var ready: Set<String> = []
-        var missing: [String] = []
-        for token in tokens {
-            if (try? await store.isRegistered(relayURL: relayURL, token: token, kind: Self.alertKind)) == true {
-                ready.insert(token)
-            } else {
-                missing.append(token)
-            }
-        }
+        var ready = (try? await store.registeredTokens(relayURL: client.baseURL, tokens: tokens, kind: Self.alertKind)) ?? []
+        let missing = tokens.filter { !ready.contains($0) }
         let registered = await forEachConcurrently(missing, limit: Self.registrationConcurrency) { token in
             await register(token) ? token : nil
         }

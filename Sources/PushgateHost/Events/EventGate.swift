@@ -18,9 +18,13 @@ public final class EventGate: Sendable {
 
     public static let readyCooldownMs: Int64 = 5_000
     public static let debounceMs: Int64 = 500
+    static let sweepFloor = 1_024
 
     private struct State {
         var lastReady: [String: Int64] = [:]
+        /// `lastReady` is swept when it reaches this size; after a sweep the mark doubles the
+        /// survivors, so a sweep costs O(1) per event however many sessions are cooling down.
+        var sweepAt = EventGate.sweepFloor
         var pending: [String: HostEvent] = [:]
     }
 
@@ -47,7 +51,10 @@ public final class EventGate: Sendable {
         return state.withLock { state in
             if let last = state.lastReady[event.sessionId], now - last < Self.readyCooldownMs { return .cooldown }
             // Forget sessions whose cooldown is over so the map stays small.
-            if state.lastReady.count >= 1_024 { state.lastReady = state.lastReady.filter { now - $0.value < Self.readyCooldownMs } }
+            if state.lastReady.count >= state.sweepAt {
+                state.lastReady = state.lastReady.filter { now - $0.value < Self.readyCooldownMs }
+                state.sweepAt = max(Self.sweepFloor, 2 * state.lastReady.count)
+            }
             state.lastReady[event.sessionId] = now
             return .dispatch
         }

@@ -4,19 +4,24 @@ import PushgateCore
 ///
 /// - Important: host.md §8 — version 1 (`tokensBySession`) and version 2 (plus
 ///   `liveActivityTokensBySession`, `liveActivityEventVersions`); other versions are refused.
-///   An entry is a token string or an object with `token` and optional `locale`,
-///   `environment`, `client`; Live Activity entries keep `activityId`, `sessionId`, `client`
-///   and their snapshot rows (`items` or `snapshot`).
+///   An alert entry is a token string or an object with `deviceToken` (OpenChamber's name) or
+///   `token`, and optional `locale`, `environment`, `client`, `createdAt`, `lastSeenAt` (ms);
+///   `platform: "android"` entries are FCM tokens, which the content-free iOS path cannot use,
+///   so they are counted and skipped. Live Activity entries keep `activityId`, `sessionId`,
+///   `client` and their snapshot rows (`items` or `snapshot`).
 public enum OpenChamberImport {
     /// What an import stored.
     public struct Summary: Sendable, Equatable {
         public var alertTokens = 0
         public var liveActivityTokens = 0
         public var eventVersions = 0
+        /// Android (FCM) entries of `tokensBySession`, not imported.
+        public var skippedAndroidTokens = 0
     }
 
-    /// Parses `json` and writes its contents into `store`.
-    public static func run(json: [UInt8], into store: HostStore) async throws -> Summary {
+    /// Parses `json` and writes its contents into `store`. Alert entries without an environment
+    /// get `defaultEnvironment` (OpenChamber keeps one environment for all its tokens).
+    public static func run(json: [UInt8], into store: HostStore, defaultEnvironment: String = "production") async throws -> Summary {
         guard let root = (try? JSONValue.parse(json))?.objectValue else {
             throw HostSettingsError("the OpenChamber token file is not a JSON object")
         }
@@ -27,8 +32,12 @@ public enum OpenChamberImport {
         var summary = Summary()
         for (sessionKey, entries) in root["tokensBySession"]?.objectValue?.members ?? [] {
             for entry in entries.arrayValue ?? [entries] {
-                guard let token = alertToken(entry) else {
-                    throw HostSettingsError("tokensBySession.\(sessionKey): an entry has no hex token")
+                if entry["platform"]?.stringValue == "android" {
+                    summary.skippedAndroidTokens += 1
+                    continue
+                }
+                guard let token = alertToken(entry, defaultEnvironment: defaultEnvironment) else {
+                    throw HostSettingsError("tokensBySession.\(sessionKey): an entry has no token")
                 }
                 try await store.upsertAlertToken(token)
                 summary.alertTokens += 1
@@ -56,11 +65,12 @@ public enum OpenChamberImport {
         return summary
     }
 
-    private static func alertToken(_ entry: JSONValue) -> AlertToken? {
-        if let token = entry.stringValue { return token.isEmpty ? nil : AlertToken(token: token) }
-        guard let token = entry["token"]?.stringValue, !token.isEmpty else { return nil }
+    private static func alertToken(_ entry: JSONValue, defaultEnvironment: String) -> AlertToken? {
+        if let token = entry.stringValue { return token.isEmpty ? nil : AlertToken(token: token, environment: defaultEnvironment) }
+        guard let token = (entry["deviceToken"] ?? entry["token"])?.stringValue, !token.isEmpty else { return nil }
         let environment = entry["environment"]?.stringValue ?? entry["env"]?.stringValue
         return AlertToken(token: token, client: entry["client"]?.stringValue, locale: entry["locale"]?.stringValue,
-                          environment: environment == "sandbox" ? "sandbox" : "production")
+                          environment: environment.map { $0 == "sandbox" ? "sandbox" : "production" } ?? defaultEnvironment,
+                          createdAtMs: entry["createdAt"]?.int64Value ?? 0, lastSeenAtMs: entry["lastSeenAt"]?.int64Value ?? 0)
     }
 }

@@ -18,7 +18,9 @@ public actor HostStore {
     public init(path: String, clock: any WallClock) throws {
         executor = DispatchQueueExecutor(label: "pushgate.host.store")
         try DatabaseDirectory.prepare(for: path)
-        let connection = try SQLiteConnection(path: path)
+        // Per-event bookkeeping (badge tags, registration cache) needs no fsync of its own; a
+        // token a phone was told is stored does (`durably`). See docs/host.md, "Store".
+        let connection = try SQLiteConnection(path: path, durability: .normal)
         try Migrator.migrate(connection, with: HostMigrations.all)
         self.connection = connection
         self.clock = clock
@@ -29,6 +31,10 @@ public actor HostStore {
     /// Stores a token or refreshes its locale, environment, client and last-seen time.
     public func upsertAlertToken(_ token: AlertToken) throws {
         let now = clock.nowMilliseconds
+        try connection.durably { try upsert(token, now: now) }
+    }
+
+    private func upsert(_ token: AlertToken, now: Int64) throws {
         try connection.withStatement("""
             INSERT INTO alert_tokens (token, client, platform, locale, environment, created_at, last_seen_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -49,10 +55,12 @@ public actor HostStore {
     /// Forgets a token and its cached registrations; returns whether it was known.
     @discardableResult
     public func deleteAlertToken(_ token: String) throws -> Bool {
-        try connection.transaction(.immediate) {
-            try run("DELETE FROM relay_registrations WHERE token = ?", token)
-            try run("DELETE FROM alert_tokens WHERE token = ?", token)
-            return connection.changes > 0
+        try connection.durably {
+            try connection.transaction(.immediate) {
+                try run("DELETE FROM relay_registrations WHERE token = ?", token)
+                try run("DELETE FROM alert_tokens WHERE token = ?", token)
+                return connection.changes > 0
+            }
         }
     }
 
@@ -102,6 +110,14 @@ public actor HostStore {
             try statement.bind(kind, at: 3)
             return try statement.step()
         }
+    }
+
+    /// Those of `tokens` known to be registered as `kind` on the relay at `relayURL`: one call
+    /// for a whole event's tokens.
+    public func registeredTokens(relayURL: String, tokens: [String], kind: String) throws -> Set<String> {
+        var registered: Set<String> = []
+        for token in tokens where try isRegistered(relayURL: relayURL, token: token, kind: kind) { registered.insert(token) }
+        return registered
     }
 
     /// Records a successful registration.

@@ -1,8 +1,6 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PushgateCore
+import PushgateHTTP
 
 /// A host's client for a signed relay (`relay-protocol.md`): builds, signs and posts requests.
 ///
@@ -20,7 +18,7 @@ public final class SignedRelayClient: Sendable {
     public var key: P256PrivateKey { signer.key }
     private let signer: RelayRequestSigner
     private let clock: any WallClock
-    private let session: URLSession
+    private let http: HTTP1Client
 
     public init(baseURL: String, key: P256PrivateKey, clock: any WallClock = SystemClock(), timeoutSeconds: Double = 15) {
         var base = baseURL
@@ -29,10 +27,10 @@ public final class SignedRelayClient: Sendable {
         self.baseURL = base
         signer = RelayRequestSigner(key: key)
         self.clock = clock
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeoutSeconds
-        configuration.httpMaximumConnectionsPerHost = 16
-        session = URLSession(configuration: configuration)
+        var configuration = HTTP1Client.Configuration()
+        configuration.timeoutMs = Int(timeoutSeconds * 1000)
+        configuration.maxConnections = 16
+        http = HTTP1Client(configuration: configuration)
     }
 
     public func registerToken(_ token: String) async throws -> RelayReply {
@@ -65,15 +63,13 @@ public final class SignedRelayClient: Sendable {
 
     /// Posts an already-built body (also used to resend a captured request).
     public func post(_ endpoint: String, _ body: [UInt8]) async throws -> RelayReply {
-        guard let url = URL(string: "\(baseURL)/v1/push/\(endpoint)") else {
-            throw TransportError(description: "relay URL is not valid: \(baseURL)")
+        let url = "\(baseURL)/v1/push/\(endpoint)"
+        guard URL(string: url)?.host != nil else { throw TransportError(description: "relay URL is not valid: \(baseURL)") }
+        do {
+            let reply = try await http.post(url, headers: [("content-type", "application/json")], body: body)
+            return RelayReply(status: reply.status, body: reply.body)
+        } catch let error as HTTPClientError {
+            throw TransportError(description: error.description)
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "content-type")
-        request.httpBody = Data(body)
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw TransportError(description: "relay answer is not HTTP") }
-        return RelayReply(status: http.statusCode, body: Array(data))
     }
 }

@@ -1,3 +1,4 @@
+import PushgateCore
 import Synchronization
 
 /// Remembers request keys for `ttlMs` so a captured request cannot be used twice.
@@ -15,10 +16,28 @@ public final class ReplaySet: Sendable {
         case full
     }
 
+    /// The first 128 bits of a key's SHA-256: a fixed 16 bytes per key instead of the ~150-byte
+    /// key text, and still collision-free for keys an attacker chooses (2^64 work for a birthday pair).
+    fileprivate struct Digest: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        init(_ key: String) {
+            let hash = SHA256.hash(Array(key.utf8))
+            var high: UInt64 = 0, low: UInt64 = 0
+            for index in 0..<8 {
+                high = high << 8 | UInt64(hash[index])
+                low = low << 8 | UInt64(hash[8 + index])
+            }
+            self.high = high
+            self.low = low
+        }
+    }
+
     fileprivate struct State {
-        var expiry: [String: Int64] = [:]
+        var expiry: [Digest: Int64] = [:]
         /// Keys in insertion order; expiry times rise with it because `nowMs` does.
-        var queue: [(key: String, expiresAt: Int64)] = []
+        var queue: [(key: Digest, expiresAt: Int64)] = []
         var head = 0
     }
 
@@ -32,8 +51,9 @@ public final class ReplaySet: Sendable {
     }
 
     /// Records `key` if it is new and there is room.
-    public func record(_ key: String, nowMs: Int64) -> Outcome {
-        state.withLock { state in
+    public func record(_ text: String, nowMs: Int64) -> Outcome {
+        let key = Digest(text)
+        return state.withLock { state in
             Self.purge(&state, nowMs: nowMs)
             if let expiresAt = state.expiry[key], expiresAt > nowMs { return .replay }
             guard state.expiry.count < maxEntries else { return .full }
@@ -66,6 +86,7 @@ public final class ReplaySet: Sendable {
 extension ReplaySet {
     /// Forgets `key`, so a request whose work failed can be retried with the same signature.
     public func forget(_ key: String) {
-        state.withLock { _ = $0.expiry.removeValue(forKey: key) }
+        let digest = Digest(key)
+        state.withLock { _ = $0.expiry.removeValue(forKey: digest) }
     }
 }

@@ -1,7 +1,8 @@
 import CSQLite
 
-/// One SQLite connection, configured for a durable service database: write-ahead log,
-/// `synchronous=FULL`, a busy timeout, foreign keys on, and a cache of prepared statements.
+/// One SQLite connection, configured for a service database: write-ahead log, `synchronous=FULL`
+/// (or `NORMAL`, see ``Durability``), a busy timeout, foreign keys on, and a cache of prepared
+/// statements.
 ///
 /// Not thread-safe (opened with `SQLITE_OPEN_NOMUTEX`): its owner uses it from one thread
 /// at a time, e.g. from an actor running on a serial queue.
@@ -14,16 +15,30 @@ public final class SQLiteConnection {
         case readOnly
     }
 
+    /// When a commit reaches the disk.
+    public enum Durability: Sendable {
+        /// `synchronous=FULL`: every commit is fsynced before it returns; survives power loss.
+        case full
+        /// `synchronous=NORMAL` (WAL): a commit survives the process being killed; the last
+        /// commits before a power loss may be lost. Writes that must not be lost go through
+        /// ``durably(_:)``.
+        case normal
+
+        var pragma: String { self == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL" }
+    }
+
     /// The special path that opens a private in-memory database.
     public static let memoryPath = ":memory:"
 
     /// The path the connection was opened with.
     public let path: String
     private let handle: OpaquePointer
+    private let durability: Durability
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens (and for `.readWrite`, creates) the database at `path`.
-    public init(path: String, access: Access = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+    public init(path: String, access: Access = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000,
+                durability: Durability = .full) throws {
         let accessFlags = access == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
         let flags = accessFlags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var db: OpaquePointer?
@@ -35,6 +50,7 @@ public final class SQLiteConnection {
         }
         self.path = path
         self.handle = db
+        self.durability = durability
         try configure(access: access, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
@@ -55,7 +71,16 @@ public final class SQLiteConnection {
         guard mode == "wal" || (path == Self.memoryPath && mode == "memory") else {
             throw SQLiteError(code: SQLITE_ERROR, message: "journal_mode is '\(mode)', expected 'wal'", operation: "open")
         }
-        try execute("PRAGMA synchronous = FULL")
+        try execute(durability.pragma)
+    }
+
+    /// Runs `body` (outside any transaction) with `synchronous=FULL`, so the commits it makes
+    /// are on disk when it returns even on a ``Durability/normal`` connection.
+    public func durably<R>(_ body: () throws -> R) throws -> R {
+        guard durability == .normal else { return try body() }
+        try execute(Durability.full.pragma)
+        defer { try? execute(Durability.normal.pragma) }
+        return try body()
     }
 
     /// Runs one or more SQL statements that take no parameters and return no rows of interest.
