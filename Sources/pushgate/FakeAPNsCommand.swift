@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import PushgateCore
 import PushgateTesting
 
@@ -13,14 +11,7 @@ enum FakeAPNsCommand {
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         var options = FakeAPNsCommandLine.Options()
-        if let port = arguments.option("port") {
-            guard let value = UInt16(port) else { throw UsageError("--port must be a number from 0 to 65535") }
-            options.port = value
-        }
-        if let limit = arguments.option("max-streams") {
-            guard let value = Int(limit), (1...100_000).contains(value) else { throw UsageError("--max-streams must be from 1 to 100000") }
-            options.maxConcurrentStreams = value
-        }
+        (options.port, options.maxConcurrentStreams) = try ForegroundServer.listenOptions(&arguments)
         let p8Path = arguments.option("p8")
         let keyId = arguments.option("key-id")
         let teamId = arguments.option("team-id")
@@ -48,21 +39,9 @@ enum FakeAPNsCommand {
             }
         }
 
-        // Signals are routed to a dispatch source before the server starts, so none is lost.
-        let stopRequested = DispatchSemaphore(value: 0)
-        let sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stopRequested.signal() }
-            source.resume()
-            return source
+        return try ForegroundServer.run {
+            let fake = try FakeAPNsCommandLine.start(options)
+            return (fake.port, fake.stop)
         }
-        let fake = try FakeAPNsCommandLine.start(options)
-        // Unbuffered, so a script waiting for this line sees it at once.
-        FileHandle.standardOutput.write(Data("listening 127.0.0.1:\(fake.port)\n".utf8))
-        stopRequested.wait()
-        fake.stop()
-        sources.forEach { $0.cancel() }
-        return 0
     }
 }

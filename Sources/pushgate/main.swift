@@ -10,6 +10,7 @@ let commands = [
     ToolCommand(name: "canonical-json", usage: CanonicalJSONCommand.usage, run: CanonicalJSONCommand.run),
     ToolCommand(name: "relay", usage: RelayCommand.usage, run: RelayCommand.run),
     ToolCommand(name: "fake-apns", usage: FakeAPNsCommand.usage, run: FakeAPNsCommand.run),
+    ToolCommand(name: "fake-fcm", usage: FakeFCMCommand.usage, run: FakeFCMCommand.run),
     ToolCommand(name: "bench", usage: BenchCommand.usage, run: BenchCommand.run),
 ]
 exit(ToolCommand.main(Array(CommandLine.arguments.dropFirst()), commands: commands))

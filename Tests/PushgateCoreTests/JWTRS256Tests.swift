@@ -51,16 +51,32 @@ import PushgateCore
     @Test func rejectsMalformedServiceAccounts() throws {
         let good = try #require(try Self.file()["serviceAccount"]?.objectValue)
         let changes: [(String, JSONValue?)] = [
-            ("type", "authorized_user"), ("client_email", nil), ("project_id", 7), ("private_key_id", ""),
-            ("token_uri", nil), ("private_key", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"),
+            ("client_email", nil), ("client_email", "  "), ("project_id", 7), ("project_id", ""), ("private_key", nil),
+            ("private_key", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"), ("token_uri", 1),
         ]
         for (key, value) in changes {
             var object = good
             object[key] = value
-            #expect(throws: (any Error).self, "\(key)") { try ServiceAccount(object: object) }
+            let error = #expect(throws: CryptoError.self, "\(key)") { try ServiceAccount(object: object) }
+            if key != "private_key" { #expect(error?.message.contains(key) == true) }
         }
         #expect(throws: (any Error).self) { try ServiceAccount(json: Array("[]".utf8)) }
         #expect(throws: (any Error).self) { try ServiceAccount(json: Array("{".utf8)) }
+    }
+
+    /// hapi-path.md §6: `token_uri` and `private_key_id` are optional, `type` is not read.
+    @Test func optionalMembersHaveTheirDefaults() throws {
+        var object = try #require(try Self.file()["serviceAccount"]?.objectValue)
+        object["token_uri"] = nil
+        object["private_key_id"] = ""
+        object["type"] = "authorized_user"
+        let account = try ServiceAccount(object: object)
+        #expect(account.tokenURI == ServiceAccount.defaultTokenURI)
+        #expect(account.privateKeyId == nil)
+        let token = try OAuthAssertion.make(account: account, issuedAt: 1_764_669_600)
+        let parts = try #require(JWT.verifyRS256(token, publicKeyPEM: try account.privateKey.publicKeyPEM))
+        #expect(parts.header == JSONObject([("alg", "RS256"), ("typ", "JWT")]))
+        #expect(parts.claims["aud"] == .string(ServiceAccount.defaultTokenURI))
     }
 
     @Test func rejectsShortAndNonRSAKeys() throws {

@@ -6,8 +6,8 @@ import Testing
     static let token = String(repeating: "ab", count: 32)
 
     /// A request APNs accepts; each case below changes one thing.
-    static func validRequest() -> FakeAPNsRequest {
-        FakeAPNsRequest(
+    static func validRequest() -> FakeHTTP2Request {
+        FakeHTTP2Request(
             method: "POST",
             path: "/3/device/\(token)",
             headers: [
@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    static func setting(_ name: String, _ value: String?) -> @Sendable (inout FakeAPNsRequest) -> Void {
+    static func setting(_ name: String, _ value: String?) -> @Sendable (inout FakeHTTP2Request) -> Void {
         { request in
             request.headers.removeAll { $0.name == name }
             if let value { request.headers.append((name, value)) }
@@ -37,7 +37,7 @@ import Testing
 
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
-        let change: @Sendable (inout FakeAPNsRequest) -> Void
+        let change: @Sendable (inout FakeHTTP2Request) -> Void
         let status: Int
         let reason: APNsReason?
         var testDescription: String { name }

@@ -6,7 +6,7 @@ import Testing
     private func entry(due: Int64, stream: Int32) -> DelayedResponseQueue.Entry {
         DelayedResponseQueue.Entry(
             dueMilliseconds: due, connectionId: 1, streamId: stream,
-            response: FakeAPNsResponse(status: 200, reason: nil, apnsId: "id", timestampMilliseconds: 0))
+            response: FakeHTTP2Response(status: 200, headers: [], body: []))
     }
 
     @Test func releasesEntriesInDueOrderKeepingArrivalOrderForTies() {

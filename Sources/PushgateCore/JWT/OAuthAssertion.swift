@@ -7,10 +7,13 @@ public enum OAuthAssertion {
     public static let lifetimeSeconds: Int64 = 3600
 
     /// An assertion issued at `issuedAt` (seconds since the epoch): header
-    /// `{"alg":"RS256","typ":"JWT","kid":private_key_id}`, claims `{"iss":client_email,
-    /// "scope":scope,"aud":token_uri,"iat":issuedAt,"exp":issuedAt+3600}`.
+    /// `{"alg":"RS256","typ":"JWT","kid":private_key_id}` (`kid` only when the account has one),
+    /// claims `{"iss":client_email,"scope":scope,"aud":token_uri,"iat":issuedAt,"exp":issuedAt+3600}`.
+    ///
+    /// - Important: hapi-path.md §8 step 1 — member order as listed, no `sub` claim.
     public static func make(account: ServiceAccount, issuedAt: Int64, scope: String = firebaseMessagingScope) throws -> String {
-        let header = JSONObject([("alg", .string("RS256")), ("typ", .string("JWT")), ("kid", .string(account.privateKeyId))])
+        var header = JSONObject([("alg", .string("RS256")), ("typ", .string("JWT"))])
+        if let keyId = account.privateKeyId { header["kid"] = .string(keyId) }
         let claims = JSONObject([
             ("iss", .string(account.clientEmail)),
             ("scope", .string(scope)),

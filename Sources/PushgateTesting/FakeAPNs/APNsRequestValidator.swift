@@ -38,7 +38,7 @@ public struct APNsRequestValidator: Sendable {
     public init() {}
 
     /// Validates `request`; `checkProviderToken` judges the JWT that follows `bearer `.
-    public func validate(_ request: FakeAPNsRequest, checkProviderToken: (String) -> ProviderTokenStatus) -> APNsVerdict {
+    public func validate(_ request: FakeHTTP2Request, checkProviderToken: (String) -> ProviderTokenStatus) -> APNsVerdict {
         guard request.method == "POST" else { return APNsVerdict(status: 405, reason: .methodNotAllowed) }
         guard request.path.hasPrefix(Self.devicePathPrefix) else { return APNsVerdict(status: 404, reason: .badPath) }
         let token = String(request.path.utf8.dropFirst(Self.devicePathPrefix.utf8.count))!

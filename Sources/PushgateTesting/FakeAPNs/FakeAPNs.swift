@@ -1,8 +1,4 @@
-import Dispatch
-import Foundation
 import PushgateCore
-import PushgateHTTP
-import Synchronization
 
 /// A fake APNs: a real HTTP/2-over-TLS server on loopback that validates requests as APNs does,
 /// answers per-token scripts, and records what it received. Thread-safe.
@@ -44,39 +40,24 @@ public final class FakeAPNs: Sendable {
     }
 
     /// The port the fake listens on, on 127.0.0.1.
-    public let port: UInt16
+    public var port: UInt16 { server.port }
     /// The server certificate (PEM); clients trust it as their extra CA file.
-    public let certificatePEM: String
+    public var certificatePEM: String { server.certificatePEM }
 
     private let state: FakeAPNsState
-    private let wakeup: LoopWaker
-    private let finished = DispatchSemaphore(value: 0)
-    private let stopped = Mutex(false)
+    private let server: FakeHTTP2Server
 
     /// Starts listening and serving on a thread of its own.
     public init(configuration: Configuration = Configuration()) throws {
-        let certificate = try configuration.certificate ?? SelfSignedCertificate.generate()
-        let context = try TLSContext.server(certificatePEM: certificate.certificatePEM, privateKeyPEM: certificate.privateKeyPEM, alpn: ["h2"])
-        let listener = try TCPListener(host: "127.0.0.1", port: configuration.port)
-        let state = FakeAPNsState(
-            policy: FakeAPNsState.Policy(maxConcurrentStreams: configuration.maxConcurrentStreams),
-            keepsRecords: configuration.recording == .full, observer: configuration.onRequest, clock: configuration.clock)
-        let wakeup = try LoopWaker()
-        port = listener.port
-        certificatePEM = certificate.certificatePEM
+        let state = FakeAPNsState(keepsRecords: configuration.recording == .full, observer: configuration.onRequest,
+                                  clock: configuration.clock)
         self.state = state
-        self.wakeup = wakeup
-        let finished = finished
-        let thread = Thread {
-            FakeAPNsLoop(listener: listener, context: context, state: state, wakeup: wakeup,
-                         credentials: configuration.credentials, clock: configuration.clock, logger: configuration.logger).run()
-            finished.signal()
+        server = try FakeHTTP2Server(
+            port: configuration.port, certificate: configuration.certificate,
+            maxConcurrentStreams: configuration.maxConcurrentStreams, name: "fake-apns", logger: configuration.logger) {
+            FakeAPNsResponder(state: state, credentials: configuration.credentials, clock: configuration.clock)
         }
-        thread.name = "fake-apns"
-        thread.start()
     }
-
-    deinit { stop() }
 
     /// The requests answered so far, in order (empty in counters-only mode).
     public var requests: [RecordedRequest] { state.records }
@@ -85,7 +66,18 @@ public final class FakeAPNs: Sendable {
     public func clearRequests() { state.clearRecords() }
 
     /// Totals so far, including the most streams seen open at once on one connection.
-    public var counters: FakeAPNsCounters { state.counters }
+    public var counters: FakeAPNsCounters {
+        let requests = state.requestCounts
+        let connections = server.control.counters
+        var counters = FakeAPNsCounters()
+        counters.requests = requests.requests
+        counters.byStatus = requests.byStatus
+        counters.connectionsAccepted = connections.connectionsAccepted
+        counters.goAwaysSent = connections.goAwaysSent
+        counters.connectionsDropped = connections.connectionsDropped
+        counters.maxConcurrentStreamsSeen = connections.maxConcurrentStreamsSeen
+        return counters
+    }
 
     /// Answers valid requests for `token` with `response` from now on (nil: back to 200).
     public func script(token: String, _ response: ScriptedResponse?) { state.setScript(response, for: token) }
@@ -95,34 +87,21 @@ public final class FakeAPNs: Sendable {
 
     /// Sends GOAWAY on each connection once it has opened `streams` streams (that stream is the
     /// last one served; later ones are refused and must be retried elsewhere); nil turns it off.
-    public func goAway(afterStreams streams: Int?) { state.updatePolicy { $0.goAwayAfterStreams = streams } }
+    public func goAway(afterStreams streams: Int?) { server.control.updatePolicy { $0.goAwayAfterStreams = streams } }
 
     /// Closes each connection's TCP socket, without GOAWAY, when stream number `streams` opens:
     /// the earlier streams are answered, that one and any still waiting are lost. nil turns it off.
-    public func dropConnections(afterStreams streams: Int?) { state.updatePolicy { $0.dropAfterStreams = streams } }
+    public func dropConnections(afterStreams streams: Int?) { server.control.updatePolicy { $0.dropAfterStreams = streams } }
 
     /// Closes every open connection now, without GOAWAY.
-    public func dropConnectionsNow() { command(.dropConnections) }
+    public func dropConnectionsNow() { server.command(.dropConnections) }
 
     /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS on open connections and uses it for new ones.
     public func setMaxConcurrentStreams(_ limit: Int) {
-        state.updatePolicy { $0.maxConcurrentStreams = limit }
-        command(.announceMaxConcurrentStreams(limit))
+        server.control.updatePolicy { $0.maxConcurrentStreams = limit }
+        server.command(.announceMaxConcurrentStreams(limit))
     }
 
     /// Closes every connection and the listener, and waits for the I/O thread to end. Idempotent.
-    public func stop() {
-        let first = stopped.withLock { wasStopped in
-            defer { wasStopped = true }
-            return !wasStopped
-        }
-        guard first else { return }
-        command(.stop)
-        finished.wait()
-    }
-
-    private func command(_ command: FakeAPNsState.Command) {
-        state.enqueue(command)
-        wakeup.wake()
-    }
+    public func stop() { server.stop() }
 }

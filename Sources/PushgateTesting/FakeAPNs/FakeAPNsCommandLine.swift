@@ -31,8 +31,8 @@ public enum FakeAPNsCommandLine {
         configuration.maxConcurrentStreams = options.maxConcurrentStreams
         configuration.recording = .countersOnly
         if let path = options.recordPath {
-            let recordFile = try FakeAPNsRecordFile(path: path)
-            configuration.onRequest = { recordFile.append($0) }
+            let recordFile = try RecordFile(path: path)
+            configuration.onRequest = { recordFile.append(line: $0.recordLine()) }
         }
         let fake = try FakeAPNs(configuration: configuration)
         for (token, response) in options.scripts { fake.script(token: token, response) }

@@ -1,14 +1,14 @@
 import PushgateCore
 
 /// Judges APNs provider tokens (ES256 JWTs) as APNs does, remembering each distinct token's
-/// verdict so a connection that reuses one token pays for parsing and verification once.
+/// verdict so a client that reuses one token pays for parsing and verification once.
 /// Without credentials it checks only the form (for clients whose key the fake was not given).
 ///
 /// - Important: relay-protocol.md §7 — header `{"alg":"ES256","kid":…}`, claims
 ///   `{"iss":teamId,"iat":seconds}` with an integer `iat`; a token is expired once `iat` is an
 ///   hour old. An `iat` more than an hour in the future (milliseconds sent as seconds) is invalid.
 ///
-/// Not thread-safe: each connection owns one.
+/// Not thread-safe: the fake's I/O thread owns it.
 final class ProviderTokenVerifier {
     /// Tokens remembered before the cache starts over (clients reuse one token for ~50 minutes).
     static let cacheLimit = 64

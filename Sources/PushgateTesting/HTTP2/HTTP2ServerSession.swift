@@ -11,16 +11,16 @@ final class HTTP2ServerSession {
         /// The client opened a stream (its request HEADERS began).
         case opened(streamId: Int32)
         /// A request arrived complete (END_STREAM seen).
-        case request(streamId: Int32, FakeAPNsRequest)
+        case request(streamId: Int32, FakeHTTP2Request)
         /// The stream closed, answered or not.
         case closed(streamId: Int32)
     }
 
-    /// Request bodies are kept up to this size; anything longer is too large for APNs anyway.
+    /// Request bodies are kept up to this size; anything longer is too large for APNs and FCM anyway.
     static let bodyCaptureLimit = 65_536
 
     private let session: NGHTTP2Session
-    private var incoming: [Int32: FakeAPNsRequest] = [:]
+    private var incoming: [Int32: FakeHTTP2Request] = [:]
     private var outgoingBodies: [Int32: (bytes: [UInt8], offset: Int)] = [:]
     private var events: [Event] = []
 
@@ -95,7 +95,7 @@ final class HTTP2ServerSession {
     // MARK: - Callback bodies (called by nghttp2 on the owning thread)
 
     fileprivate func beginRequest(streamId: Int32) {
-        incoming[streamId] = FakeAPNsRequest(method: "", path: "", headers: [], body: [])
+        incoming[streamId] = FakeHTTP2Request(method: "", path: "", headers: [], body: [])
         events.append(.opened(streamId: streamId))
     }
 

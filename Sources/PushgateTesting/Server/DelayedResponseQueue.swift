@@ -6,7 +6,7 @@ struct DelayedResponseQueue {
         let dueMilliseconds: Int64
         let connectionId: Int
         let streamId: Int32
-        let response: FakeAPNsResponse
+        let response: FakeHTTP2Response
     }
 
     private var entries: [Entry] = []

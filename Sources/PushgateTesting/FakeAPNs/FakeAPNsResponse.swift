@@ -18,4 +18,7 @@ struct FakeAPNsResponse {
         if status == 410 { object["timestamp"] = .integer(timestampMilliseconds) }
         return JSONValue.object(object).serializedBytes()
     }
+
+    /// The answer as the server sends it.
+    var http: FakeHTTP2Response { FakeHTTP2Response(status: status, headers: headers, body: body) }
 }

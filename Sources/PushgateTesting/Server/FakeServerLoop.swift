@@ -2,42 +2,39 @@ import Glibc
 import PushgateCore
 import PushgateHTTP
 
-/// The fake APNs I/O loop: one thread `poll`s the wakeup pipe, the listener and every connection,
-/// and fires scripted-delay timers, so a delayed stream never holds up the others.
+/// A fake server's I/O loop: one thread `poll`s the wakeup pipe, the listener and every
+/// connection, and fires scripted-delay timers, so a delayed stream never holds up the others.
 ///
-/// Not thread-safe: it lives on its own thread; other threads reach it through ``FakeAPNsState``
-/// and ``LoopWaker``.
-final class FakeAPNsLoop {
+/// Not thread-safe: it lives on its own thread; other threads reach it through
+/// ``FakeServerControl`` and ``LoopWaker``.
+final class FakeServerLoop {
     private let listener: TCPListener
     private let context: TLSContext
-    private let state: FakeAPNsState
+    private let control: FakeServerControl
     private let wakeup: LoopWaker
-    private let credentials: FakeAPNs.ProviderCredentials?
-    private let clock: any WallClock
+    private let name: String
     private let logger: Logger
-    private var environment: FakeAPNsConnection.Environment
-    private var connections: [Int: FakeAPNsConnection] = [:]
+    private var environment: FakeServerConnection.Environment
+    private var connections: [Int: FakeServerConnection] = [:]
     private var nextConnectionId = 1
     private var publishedPeak = 0
 
-    init(listener: TCPListener, context: TLSContext, state: FakeAPNsState, wakeup: LoopWaker,
-         credentials: FakeAPNs.ProviderCredentials?, clock: any WallClock, logger: Logger) {
-        self.credentials = credentials
+    init(listener: TCPListener, context: TLSContext, control: FakeServerControl, wakeup: LoopWaker,
+         responder: any FakeServerResponder, name: String, logger: Logger) {
         self.listener = listener
         self.context = context
-        self.state = state
+        self.control = control
         self.wakeup = wakeup
-        self.clock = clock
+        self.name = name
         self.logger = logger
-        environment = FakeAPNsConnection.Environment(
-            state: state, validator: APNsRequestValidator(), policy: state.policy,
-            delayed: DelayedResponseQueue(), apnsIds: APNsIdGenerator())
+        environment = FakeServerConnection.Environment(
+            control: control, responder: responder, policy: control.policy, delayed: DelayedResponseQueue())
     }
 
     /// Serves until a `stop` command arrives; then every connection is closed.
     func run() {
         var descriptors: [pollfd] = []
-        var order: [FakeAPNsConnection] = []
+        var order: [FakeServerConnection] = []
         while true {
             descriptors.removeAll(keepingCapacity: true)
             order.removeAll(keepingCapacity: true)
@@ -50,10 +47,10 @@ final class FakeAPNsLoop {
             let timeout = environment.delayed.millisecondsUntilNext(now: MonotonicTime.nowMilliseconds()).map { Int32(clamping: $0) } ?? -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 && errno != EINTR {
-                logger.error("fake APNs poll failed; stopping", ["error": String(cString: strerror(errno))])
+                logger.error("fake server poll failed; stopping", ["server": name, "error": String(cString: strerror(errno))])
                 break
             }
-            environment.policy = state.policy
+            environment.policy = control.policy
             if descriptors[0].revents != 0 {
                 wakeup.drain()
                 guard runCommands() else { break }
@@ -70,14 +67,14 @@ final class FakeAPNsLoop {
 
     /// Runs queued commands; false once `stop` was among them.
     private func runCommands() -> Bool {
-        for command in state.takeCommands() {
+        for command in control.takeCommands() {
             switch command {
             case .stop:
                 return false
             case .dropConnections:
                 for connection in connections.values where connection.phase != .closed {
                     connection.drop()
-                    state.count { $0.connectionsDropped += 1 }
+                    control.count { $0.connectionsDropped += 1 }
                 }
             case .announceMaxConcurrentStreams(let limit):
                 for connection in connections.values { serve(connection) { try $0.announce(maxConcurrentStreams: limit) } }
@@ -92,19 +89,19 @@ final class FakeAPNsLoop {
             do {
                 socket = try listener.accept()
             } catch {
-                logger.warning("fake APNs accept failed", ["error": "\(error)"])
+                logger.warning("fake server accept failed", ["server": name, "error": "\(error)"])
                 return
             }
             guard let socket else { return }
             do {
-                let connection = try FakeAPNsConnection(
+                let connection = try FakeServerConnection(
                     id: nextConnectionId, socket: socket, context: context,
-                    maxConcurrentStreams: environment.policy.maxConcurrentStreams, credentials: credentials, clock: clock)
+                    maxConcurrentStreams: environment.policy.maxConcurrentStreams)
                 connections[nextConnectionId] = connection
                 nextConnectionId += 1
-                state.count { $0.connectionsAccepted += 1 }
+                control.count { $0.connectionsAccepted += 1 }
             } catch {
-                logger.warning("fake APNs could not set up a connection", ["error": "\(error)"])
+                logger.warning("fake server could not set up a connection", ["server": name, "error": "\(error)"])
             }
         }
     }
@@ -118,11 +115,11 @@ final class FakeAPNsLoop {
     }
 
     /// Runs `work`; a connection that fails is closed (a client may hang up at any point).
-    private func serve(_ connection: FakeAPNsConnection, _ work: (FakeAPNsConnection) throws -> Void) {
+    private func serve(_ connection: FakeServerConnection, _ work: (FakeServerConnection) throws -> Void) {
         do {
             try work(connection)
         } catch {
-            logger.info("fake APNs closed a failed connection", ["connection": String(connection.id), "error": "\(error)"])
+            logger.info("fake server closed a failed connection", ["server": name, "connection": String(connection.id), "error": "\(error)"])
             connection.drop()
         }
     }
@@ -132,7 +129,7 @@ final class FakeAPNsLoop {
         for (id, connection) in connections {
             if connection.peakOpenStreams > publishedPeak {
                 publishedPeak = connection.peakOpenStreams
-                state.count { $0.maxConcurrentStreamsSeen = max($0.maxConcurrentStreamsSeen, connection.peakOpenStreams) }
+                control.count { $0.maxConcurrentStreamsSeen = max($0.maxConcurrentStreamsSeen, connection.peakOpenStreams) }
             }
             if connection.isFinished { connections[id] = nil }
         }

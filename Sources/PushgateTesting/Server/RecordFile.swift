@@ -1,8 +1,8 @@
 import Glibc
 
-/// The `--record` file of `pushgate fake-apns`: one ``RecordedRequest/recordLine()`` per request,
-/// appended (each line is one `write`, so lines never interleave).
-public final class FakeAPNsRecordFile: Sendable {
+/// The `--record` file of `pushgate fake-apns` and `pushgate fake-fcm`: one JSON line per
+/// request, appended (each line is one `write`, so lines never interleave).
+public final class RecordFile: Sendable {
     /// A record file that could not be opened.
     public struct OpenError: Error, CustomStringConvertible {
         public let path: String
@@ -21,9 +21,9 @@ public final class FakeAPNsRecordFile: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Appends the request's record line.
-    public func append(_ request: RecordedRequest) {
-        let line = Array((request.recordLine() + "\n").utf8)
-        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    /// Appends `line` and a newline.
+    public func append(line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 }

@@ -1,23 +1,9 @@
 import PushgateCore
 import Synchronization
 
-/// Everything the fake's I/O thread and its callers share, behind one lock: scripts, records,
-/// counters, connection policy, and commands waiting for the loop.
+/// What the fake APNs' I/O thread and its callers share about requests, behind one lock:
+/// scripts, records and request counters (connections are ``FakeServerControl``'s).
 final class FakeAPNsState: Sendable {
-    /// Per-connection behaviour the loop applies as streams open.
-    struct Policy: Sendable {
-        var maxConcurrentStreams: Int
-        var goAwayAfterStreams: Int?
-        var dropAfterStreams: Int?
-    }
-
-    /// Work for the loop that cannot wait for the next stream.
-    enum Command: Sendable {
-        case dropConnections
-        case announceMaxConcurrentStreams(Int)
-        case stop
-    }
-
     /// The final answer for one request, decided under the lock.
     struct Decision {
         let response: FakeAPNsResponse
@@ -28,9 +14,8 @@ final class FakeAPNsState: Sendable {
     private struct Shared {
         var scripts: [String: ScriptedResponse] = [:]
         var records: [RecordedRequest] = []
-        var counters = FakeAPNsCounters()
-        var policy: Policy
-        var commands: [Command] = []
+        var requests = 0
+        var byStatus: [Int: Int] = [:]
     }
 
     private let shared: Mutex<Shared>
@@ -38,8 +23,8 @@ final class FakeAPNsState: Sendable {
     private let observer: (@Sendable (RecordedRequest) -> Void)?
     private let clock: any WallClock
 
-    init(policy: Policy, keepsRecords: Bool, observer: (@Sendable (RecordedRequest) -> Void)?, clock: any WallClock) {
-        shared = Mutex(Shared(policy: policy))
+    init(keepsRecords: Bool, observer: (@Sendable (RecordedRequest) -> Void)?, clock: any WallClock) {
+        shared = Mutex(Shared())
         self.keepsRecords = keepsRecords
         self.observer = observer
         self.clock = clock
@@ -49,20 +34,15 @@ final class FakeAPNsState: Sendable {
 
     func setScript(_ response: ScriptedResponse?, for token: String) { shared.withLock { $0.scripts[token] = response } }
     func clearScripts() { shared.withLock { $0.scripts.removeAll() } }
-    func updatePolicy(_ change: (inout Policy) -> Void) { shared.withLock { change(&$0.policy) } }
-    func enqueue(_ command: Command) { shared.withLock { $0.commands.append(command) } }
     var records: [RecordedRequest] { shared.withLock { $0.records } }
     func clearRecords() { shared.withLock { $0.records.removeAll() } }
-    var counters: FakeAPNsCounters { shared.withLock { $0.counters } }
+    /// Requests decided so far, in all and by status.
+    var requestCounts: (requests: Int, byStatus: [Int: Int]) { shared.withLock { ($0.requests, $0.byStatus) } }
 
     // MARK: I/O loop
 
-    var policy: Policy { shared.withLock { $0.policy } }
-    func takeCommands() -> [Command] { shared.withLock { state in defer { state.commands.removeAll() }; return state.commands } }
-    func count(_ change: (inout FakeAPNsCounters) -> Void) { shared.withLock { change(&$0.counters) } }
-
     /// Applies the token's script to a validated request, counts and records it.
-    func decide(_ request: FakeAPNsRequest, verdict: APNsVerdict, apnsId: String) -> Decision {
+    func decide(_ request: FakeHTTP2Request, verdict: APNsVerdict, apnsId: String) -> Decision {
         let decision = shared.withLock { state -> Decision in
             var status = verdict.status
             var reason = verdict.reason
@@ -72,8 +52,8 @@ final class FakeAPNsState: Sendable {
                 reason = script.reason
                 delay = script.delayMilliseconds
             }
-            state.counters.requests += 1
-            state.counters.byStatus[status, default: 0] += 1
+            state.requests += 1
+            state.byStatus[status, default: 0] += 1
             var record: RecordedRequest?
             if keepsRecords || observer != nil {
                 record = RecordedRequest(

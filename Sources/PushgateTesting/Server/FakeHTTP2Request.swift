@@ -1,6 +1,6 @@
-/// One HTTP/2 request as the fake APNs received it: pseudo-headers split out, the other
-/// headers in arrival order (HTTP/2 names are lower-case), and the body.
-public struct FakeAPNsRequest: Sendable {
+/// One HTTP/2 request as a fake server (APNs, FCM) received it: pseudo-headers split out, the
+/// other headers in arrival order (HTTP/2 names are lower-case), and the body.
+public struct FakeHTTP2Request: Sendable {
     public var method: String
     public var path: String
     public var headers: [(name: String, value: String)]

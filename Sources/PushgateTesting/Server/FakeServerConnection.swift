@@ -1,12 +1,11 @@
 import Glibc
-import PushgateCore
 import PushgateHTTP
 
-/// One accepted connection of the fake APNs: TLS handshake, then HTTP/2 frames in and out, and
+/// One accepted connection of a fake server: TLS handshake, then HTTP/2 frames in and out, and
 /// the per-connection stream rules (GOAWAY after N streams, drop after N streams).
 ///
 /// Not thread-safe: the fake's I/O loop owns it.
-final class FakeAPNsConnection {
+final class FakeServerConnection {
     enum Phase: Equatable {
         case handshaking(TLSConnection.HandshakeStatus)
         case open
@@ -15,11 +14,10 @@ final class FakeAPNsConnection {
 
     /// What a connection needs from the server while it handles requests.
     struct Environment {
-        let state: FakeAPNsState
-        let validator: APNsRequestValidator
-        var policy: FakeAPNsState.Policy
+        let control: FakeServerControl
+        let responder: any FakeServerResponder
+        var policy: FakeServerControl.Policy
         var delayed: DelayedResponseQueue
-        var apnsIds: APNsIdGenerator
     }
 
     let id: Int
@@ -29,7 +27,6 @@ final class FakeAPNsConnection {
 
     private let tls: TLSConnection
     private let session: HTTP2ServerSession
-    private let verifier: ProviderTokenVerifier
     private var readBuffer = [UInt8](repeating: 0, count: 32 * 1024)
     private var output: [UInt8] = []
     private var outputSent = 0
@@ -39,12 +36,10 @@ final class FakeAPNsConnection {
     private var streamsOpened = 0
     private var goAwayLastStreamId: Int32?
 
-    init(id: Int, socket: Int32, context: TLSContext, maxConcurrentStreams: Int,
-         credentials: FakeAPNs.ProviderCredentials?, clock: any WallClock) throws {
+    init(id: Int, socket: Int32, context: TLSContext, maxConcurrentStreams: Int) throws {
         self.id = id
         tls = try TLSConnection(acceptedSocket: socket, context: context)
         session = try HTTP2ServerSession(maxConcurrentStreams: maxConcurrentStreams)
-        verifier = ProviderTokenVerifier(credentials: credentials, clock: clock)
     }
 
     var fileDescriptor: Int32 { tls.fileDescriptor }
@@ -103,7 +98,7 @@ final class FakeAPNsConnection {
     }
 
     /// Sends a response whose scripted delay is over, unless the client already gave up on it.
-    func sendDelayed(_ response: FakeAPNsResponse, streamId: Int32) throws {
+    func sendDelayed(_ response: FakeHTTP2Response, streamId: Int32) throws {
         guard phase == .open, openStreams.contains(streamId) else { return }
         try session.submitResponse(streamId: streamId, status: response.status, headers: response.headers, body: response.body)
         try flush()
@@ -170,25 +165,23 @@ final class FakeAPNsConnection {
         if let dropAfter = environment.policy.dropAfterStreams, streamsOpened >= dropAfter {
             try flush()
             drop()
-            environment.state.count { $0.connectionsDropped += 1 }
+            environment.control.count { $0.connectionsDropped += 1 }
         } else if let goAwayAfter = environment.policy.goAwayAfterStreams, streamsOpened >= goAwayAfter, goAwayLastStreamId == nil {
             goAwayLastStreamId = streamId
             try session.submitGoAway(lastStreamId: streamId)
-            environment.state.count { $0.goAwaysSent += 1 }
+            environment.control.count { $0.goAwaysSent += 1 }
         }
     }
 
-    private func answer(_ request: FakeAPNsRequest, streamId: Int32, _ environment: inout Environment) throws {
-        let verdict = environment.validator.validate(request, checkProviderToken: verifier.check)
-        let apnsId = request.header("apns-id").flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? environment.apnsIds.next()
-        let decision = environment.state.decide(request, verdict: verdict, apnsId: apnsId)
-        guard decision.delayMilliseconds <= 0 else {
+    private func answer(_ request: FakeHTTP2Request, streamId: Int32, _ environment: inout Environment) throws {
+        let reply = environment.responder.respond(to: request)
+        guard reply.delayMilliseconds <= 0 else {
             environment.delayed.add(DelayedResponseQueue.Entry(
-                dueMilliseconds: MonotonicTime.nowMilliseconds() + Int64(decision.delayMilliseconds),
-                connectionId: id, streamId: streamId, response: decision.response))
+                dueMilliseconds: MonotonicTime.nowMilliseconds() + Int64(reply.delayMilliseconds),
+                connectionId: id, streamId: streamId, response: reply.response))
             return
         }
-        let response = decision.response
+        let response = reply.response
         try session.submitResponse(streamId: streamId, status: response.status, headers: response.headers, body: response.body)
     }
 }

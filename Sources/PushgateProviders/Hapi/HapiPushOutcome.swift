@@ -1,0 +1,30 @@
+/// What became of one encrypted-path send to one device, as a host or relay acts on it.
+///
+/// - Important: hapi-path.md terms ("Outcome of one send") and the relay mapping of §8:
+///   `sent` → 200, `dead` → 410, a provider throttle → 429, every other failure → 502.
+public enum HapiPushOutcome: Sendable, Equatable {
+    /// The provider accepted the message (not a handset receipt).
+    case sent
+    /// The token is confirmed dead: the host deletes the row. `reason` is the provider's.
+    case dead(reason: String)
+    /// Anything else; the row is kept. `throttled` marks a provider 429.
+    case failed(reason: String, throttled: Bool = false)
+
+    /// The status a relay answers `POST /v1/push` with for this outcome.
+    public var relayStatus: Int {
+        switch self {
+        case .sent: 200
+        case .dead: 410
+        case .failed(_, let throttled): throttled ? 429 : 502
+        }
+    }
+
+    /// A short label for logs and metrics: `sent`, `dead` or `failed`.
+    public var label: String {
+        switch self {
+        case .sent: "sent"
+        case .dead: "dead"
+        case .failed: "failed"
+        }
+    }
+}

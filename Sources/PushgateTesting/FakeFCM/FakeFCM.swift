@@ -1,0 +1,97 @@
+import PushgateCore
+
+/// A fake FCM: a real HTTP/2-over-TLS server on loopback that answers the OAuth token endpoint
+/// (`POST /token`, verifying the service account's RS256 assertion) and FCM HTTP v1
+/// `POST /v1/projects/<id>/messages:send` (bearer token, message shape, 4096-byte data limit),
+/// answers per-token scripts, and records what it received. Thread-safe.
+///
+/// Trust ``certificatePEM`` as the client's extra CA file, send to ``origin`` and exchange
+/// assertions at ``tokenURI``.
+///
+/// - Important: hapi-path.md §8 — the answers a client must handle are all scriptable:
+///   `UNREGISTERED` 404, `INVALID_ARGUMENT` 400 naming the token, 429 `QUOTA_EXCEEDED`, 5xx,
+///   `SENDER_ID_MISMATCH`, an unknown project, a failing or revoked OAuth grant.
+public final class FakeFCM: Sendable {
+    /// Start-up settings.
+    public struct Configuration: Sendable {
+        /// The port on 127.0.0.1; 0 picks a free one.
+        public var port: UInt16 = 0
+        /// The service account assertions must verify against, and its project (the only one
+        /// served); nil checks assertions for form and time only and serves any project.
+        public var credentials: Credentials?
+        /// `expires_in` of issued access tokens, in seconds (Google answers 3599).
+        public var accessTokenLifetimeSeconds = 3599
+        /// The clock that ages assertions and access tokens.
+        public var clock: any WallClock = SystemClock()
+        /// Keep every ``FakeFCMRecord`` in memory (off for long command-line runs).
+        public var keepsRecords = true
+        /// Called on the I/O thread after each request is decided. Keep it quick, and do not
+        /// capture the fake itself (that cycle keeps it running).
+        public var onRequest: (@Sendable (FakeFCMRecord) -> Void)?
+        /// The certificate to present; a fresh self-signed one when nil.
+        public var certificate: SelfSignedCertificate?
+        /// SETTINGS_MAX_CONCURRENT_STREAMS for new connections.
+        public var maxConcurrentStreams = 1000
+        public var logger = Logger(component: "fake-fcm", minimumLevel: .warning)
+
+        public init() {}
+    }
+
+    /// The port the fake listens on, on 127.0.0.1.
+    public var port: UInt16 { server.port }
+    /// The server certificate (PEM); clients trust it as their extra CA file.
+    public var certificatePEM: String { server.certificatePEM }
+    /// `https://127.0.0.1:<port>`: the FCM origin to send to.
+    public var origin: String { "https://127.0.0.1:\(port)" }
+    /// `https://127.0.0.1:<port>/token`: the token URI to exchange assertions at.
+    public var tokenURI: String { origin + FakeFCMResponder.tokenPath }
+
+    private let state: FakeFCMState
+    private let server: FakeHTTP2Server
+
+    /// Starts listening and serving on a thread of its own.
+    public init(configuration: Configuration = Configuration()) throws {
+        let state = FakeFCMState(keepsRecords: configuration.keepsRecords, observer: configuration.onRequest,
+                                 clock: configuration.clock, lifetimeSeconds: configuration.accessTokenLifetimeSeconds)
+        self.state = state
+        server = try FakeHTTP2Server(
+            port: configuration.port, certificate: configuration.certificate,
+            maxConcurrentStreams: configuration.maxConcurrentStreams, name: "fake-fcm", logger: configuration.logger) {
+            FakeFCMResponder(state: state, credentials: configuration.credentials, clock: configuration.clock)
+        }
+    }
+
+    /// The requests answered so far, in order (empty when records are not kept).
+    public var requests: [FakeFCMRecord] { state.records }
+
+    /// The sends answered so far, in order.
+    public var sends: [FakeFCMRecord] { state.records.filter { $0.kind == .send } }
+
+    /// Forgets the recorded requests.
+    public func clearRequests() { state.clearRecords() }
+
+    /// Totals so far.
+    public var counters: FakeFCMCounters {
+        var counters = state.counters
+        counters.connectionsAccepted = server.control.counters.connectionsAccepted
+        return counters
+    }
+
+    /// Answers valid sends to registration token `token` with `script` from now on (nil: back to 200).
+    public func script(token: String, _ script: FakeFCMScript?) { state.setScript(script, for: token) }
+
+    /// Removes every token script.
+    public func clearScripts() { state.clearScripts() }
+
+    /// Answers every OAuth exchange with `status` from now on (nil: back to verifying and granting).
+    public func failTokenExchanges(status: Int?) { state.setTokenFailure(status: status) }
+
+    /// Forgets every access token issued so far: sends carrying one get 401 `UNAUTHENTICATED`.
+    public func revokeAccessTokens() { state.revokeAccessTokens() }
+
+    /// Closes every connection now, without GOAWAY.
+    public func dropConnectionsNow() { server.command(.dropConnections) }
+
+    /// Closes every connection and the listener, and waits for the I/O thread to end. Idempotent.
+    public func stop() { server.stop() }
+}

@@ -1,0 +1,54 @@
+import PushgateCore
+
+/// One request the fake FCM answered, with the answer it gave.
+public struct FakeFCMRecord: Sendable {
+    /// Which endpoint the request was for.
+    public enum Kind: String, Sendable {
+        /// `POST /token`: an OAuth exchange.
+        case tokenExchange = "token"
+        /// `POST /v1/projects/<id>/messages:send`.
+        case send
+    }
+
+    public let kind: Kind
+    public let method: String
+    public let path: String
+    /// The regular headers in arrival order (pseudo-headers left out).
+    public let headers: [(name: String, value: String)]
+    public let status: Int
+    /// `error.status` of a refused send, or the OAuth `error` of a refused exchange; `nil` on success.
+    public let error: String?
+    /// The FcmError `errorCode` of a refused send, when it had one.
+    public let fcmErrorCode: String?
+    /// The project named by a send's path.
+    public let projectId: String?
+    /// `message.token` of a send.
+    public let deviceToken: String?
+    /// The `message` object of a send, when the body had one.
+    public let message: JSONObject?
+
+    /// The value of the first header called `name`, or `nil`.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name == name }?.value
+    }
+
+    /// The record line `pushgate fake-fcm --record` writes:
+    /// `{"kind","path","headers":{…},"message":…,"status","error"}` (compact; `message` and `error`
+    /// null when absent). Access tokens are written as `[redacted]`; exchange bodies (which hold
+    /// the signed assertion) are not written at all.
+    public func recordLine() -> String {
+        var headerObject = JSONObject()
+        for (name, value) in headers {
+            headerObject[name] = .string(name == "authorization" ? "[redacted]" : value)
+        }
+        let line: JSONValue = .object(JSONObject([
+            ("kind", .string(kind.rawValue)),
+            ("path", .string(path)),
+            ("headers", .object(headerObject)),
+            ("message", message.map(JSONValue.object) ?? .null),
+            ("status", .integer(Int64(status))),
+            ("error", error.map(JSONValue.string) ?? .null),
+        ]))
+        return line.serialized()
+    }
+}

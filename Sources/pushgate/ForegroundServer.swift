@@ -1,0 +1,42 @@
+import Dispatch
+import Foundation
+
+/// Runs a server command in the foreground: signals are routed before it starts, the
+/// `listening 127.0.0.1:<port>` line goes out once it accepts connections, and SIGTERM or
+/// SIGINT stops it (exit 0).
+enum ForegroundServer {
+    /// The `--port` (default 0) and `--max-streams` (1…100000, default 1000) options of a fake server.
+    static func listenOptions(_ arguments: inout ArgumentList) throws -> (port: UInt16, maxStreams: Int) {
+        var port: UInt16 = 0
+        var maxStreams = 1000
+        if let text = arguments.option("port") {
+            guard let value = UInt16(text) else { throw UsageError("--port must be a number from 0 to 65535") }
+            port = value
+        }
+        if let text = arguments.option("max-streams") {
+            guard let value = Int(text), (1...100_000).contains(value) else { throw UsageError("--max-streams must be from 1 to 100000") }
+            maxStreams = value
+        }
+        return (port, maxStreams)
+    }
+
+    /// `start` starts the server and returns its port and how to stop it.
+    static func run(_ start: () throws -> (port: UInt16, stop: () -> Void)) throws -> Int32 {
+        // Signals are routed to a dispatch source before the server starts, so none is lost.
+        let stopRequested = DispatchSemaphore(value: 0)
+        let sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stopRequested.signal() }
+            source.resume()
+            return source
+        }
+        let server = try start()
+        // Unbuffered, so a script waiting for this line sees it at once.
+        FileHandle.standardOutput.write(Data("listening 127.0.0.1:\(server.port)\n".utf8))
+        stopRequested.wait()
+        server.stop()
+        sources.forEach { $0.cancel() }
+        return 0
+    }
+}

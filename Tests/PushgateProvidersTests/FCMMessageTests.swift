@@ -1,0 +1,44 @@
+import PushgateCore
+import PushgateProviders
+import Testing
+
+/// hapi-path.md §11 line 36 (fcm-messages): the exact shapes of direct and relay messages.
+@Suite("FCM messages")
+struct FCMMessageTests {
+    static let payload = HapiPayload(type: .permissionRequest, sessionId: "s1", sessionName: "Demo", url: "/sessions/s1",
+                                     requestId: "r1", title: "Permission Request", body: "Claude Bash: ls\nSession: Demo",
+                                     severity: .warning, notifySummary: "")
+
+    @Test("direct: string data only, android.priority HIGH, no notification block")
+    func direct() throws {
+        let message = FCMMessage.direct(token: "tok:EN-1", payload: Self.payload)
+        let body = try JSONValue.parse(message.body)
+        let expected = try JSONValue.parse(#"""
+            {"message":{"token":"tok:EN-1","data":{"type":"permission-request","sessionId":"s1","sessionName":"Demo","url":"/sessions/s1","requestId":"r1","title":"Permission Request","body":"Claude Bash: ls\nSession: Demo","severity":"warning","contractVersion":"1"},"android":{"priority":"HIGH"}}}
+            """#)
+        #expect(body == expected)
+        let data = try #require(body["message"]?["data"]?.objectValue)
+        #expect(data.members.allSatisfy { $0.value.stringValue != nil })
+        #expect(body["message"]?["notification"] == nil)
+        #expect(body["message"]?["android"]?["direct_boot_ok"] == nil)
+    }
+
+    @Test("direct to a Wear OS row adds direct_boot_ok:true")
+    func wear() throws {
+        let body = try JSONValue.parse(FCMMessage.direct(token: "w", payload: Self.payload, wear: true).body)
+        #expect(body["message"]?["android"] == .object(JSONObject([("priority", "HIGH"), ("direct_boot_ok", true)])))
+    }
+
+    @Test("relay: exactly hapi_v and hapi_e, restricted_package_name, NORMAL for priority 5, no collapse_key")
+    func relay() throws {
+        let high = try JSONValue.parse(FCMMessage.relay(token: "CaseSensitive", envelope: "QUJD+/==", packageName: "dev.example").body)
+        #expect(high == (try JSONValue.parse(#"""
+            {"message":{"token":"CaseSensitive","data":{"hapi_v":"1","hapi_e":"QUJD+/=="},"android":{"priority":"HIGH","restricted_package_name":"dev.example"}}}
+            """#)))
+        let normal = try JSONValue.parse(FCMMessage.relay(token: "t", envelope: "QUJD", priority: 5).body)
+        #expect(normal["message"]?["android"]?["priority"] == "NORMAL")
+        #expect(normal["message"]?["android"]?["restricted_package_name"] == "run.hapi.companion")
+        #expect(normal["message"]?["android"]?["collapse_key"] == nil)
+        #expect(normal["message"]?["notification"] == nil)
+    }
+}

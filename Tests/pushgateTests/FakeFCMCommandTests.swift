@@ -1,0 +1,80 @@
+import Foundation
+import PushgateCore
+import PushgateHTTP
+import PushgateProviders
+import Testing
+
+/// `pushgate fake-fcm` as a child process, driven by the real FCM client (docs/fake-fcm.md).
+@Suite struct FakeFCMCommandTests {
+    /// The fake's files in one test directory.
+    struct Files {
+        let directory: URL
+        var account: String { directory.appendingPathComponent("service-account.json").path }
+        var script: String { directory.appendingPathComponent("script.json").path }
+        var record: String { directory.appendingPathComponent("fcm.jsonl").path }
+        var certificate: String { directory.appendingPathComponent("ca.pem").path }
+    }
+
+    /// The `rs256-oauth.json` service account.
+    static func account() throws -> JSONObject {
+        let vector = try JSONValue.parse(Array(try Data(contentsOf: PushgateTool.fixture("vectors/rs256-oauth.json"))))
+        return try #require(vector["serviceAccount"]?.objectValue)
+    }
+
+    @Test func servesTheFCMClientRecordsAndStopsOnSIGTERM() async throws {
+        let files = Files(directory: try PushgateTool.temporaryDirectory())
+        defer { try? FileManager.default.removeItem(at: files.directory) }
+        try JSONValue.object(try Self.account()).serialized().write(toFile: files.account, atomically: true, encoding: .utf8)
+        try #"{"gone-token":"unregistered"}"#.write(toFile: files.script, atomically: true, encoding: .utf8)
+        let fake = try PushgateTool.start([
+            "fake-fcm", "--service-account", files.account, "--script", files.script, "--record", files.record,
+            "--cert-out", files.certificate,
+        ])
+        let line = try await onOwnThread { fake.readLine { $0.hasPrefix("listening ") } }
+        let port = try #require(PushgateTool.port(ofListeningLine: line))
+
+        let configuration = FCMConfiguration(account: try ServiceAccount(object: try Self.account()),
+                                             origin: HTTP2Origin(host: "127.0.0.1", port: port),
+                                             tokenURI: "https://127.0.0.1:\(port)/token", extraCAFile: files.certificate)
+        let client = try FCMClient(configuration: configuration, logger: Logger(component: "test", minimumLevel: .error))
+        #expect(await client.send(.relay(token: "live-token", envelope: "QUJD")) == .sent)
+        #expect(await client.send(.relay(token: "gone-token", envelope: "QUJD")) == .dead(reason: "UNREGISTERED"))
+        await client.shutdown()
+
+        let records = try String(contentsOfFile: files.record, encoding: .utf8).split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        #expect(records.map { $0["kind"] } == ["token", "send", "send"])
+        #expect(records.map { $0["status"] } == [200, 200, 404])
+        #expect(records[2]["error"] == "NOT_FOUND")
+        #expect(records[1]["message"]?["data"]?["hapi_e"] == "QUJD")
+        #expect(records[1]["headers"]?["authorization"] == "[redacted]")
+        let mode = try FileManager.default.attributesOfItem(atPath: files.record)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        fake.signal(SIGTERM)
+        let outcome = try await onOwnThread { fake.finish() }
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "listening 127.0.0.1:\(port)\n")
+        #expect(!outcome.stderr.contains("no --service-account"))
+    }
+
+    @Test func badFilesStopStartUp() async throws {
+        let files = Files(directory: try PushgateTool.temporaryDirectory())
+        defer { try? FileManager.default.removeItem(at: files.directory) }
+        let missing = try await PushgateTool.runOnOwnThread(["fake-fcm", "--service-account", "/nonexistent/account.json"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.isEmpty)
+
+        try #"{"type":"service_account"}"#.write(toFile: files.account, atomically: true, encoding: .utf8)
+        let broken = try await PushgateTool.runOnOwnThread(["fake-fcm", "--service-account", files.account])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("not a service account key file"))
+
+        try #"{"t":"vanished"}"#.write(toFile: files.script, atomically: true, encoding: .utf8)
+        let script = try await PushgateTool.runOnOwnThread(["fake-fcm", "--script", files.script])
+        #expect(script.status == 1)
+        #expect(script.stderr.contains("unknown preset vanished"))
+
+        let port = try await PushgateTool.runOnOwnThread(["fake-fcm", "--port", "70000"])
+        #expect(port.status == 2)
+    }
+}
