@@ -24,8 +24,9 @@ final class GatewayHarness: Sendable {
 
     /// Starts the fake APNs and a relay with the gateway on; `settings` are `PUSHGATE_GATEWAY_*`
     /// names without the prefix (PUBLIC_URL defaults to ``origin``).
-    init(settings: [String: String] = [:]) async throws {
-        clock = ManualClock(milliseconds: 1_764_669_600_000)
+    /// The manual clock starts at `startMs` (the vector's `issuedAt` by default).
+    init(settings: [String: String] = [:], startMs: Int64 = 1_764_669_600_000) async throws {
+        clock = ManualClock(milliseconds: startMs)
         scheduler = ManualScheduler(clock: clock)
         let apnsKey = P256PrivateKey()
         var fakeConfiguration = FakeAPNs.Configuration()
