@@ -98,4 +98,22 @@ import Testing
         #expect(headers.values(for: "x-a") == ["3"])
         #expect(headers.count == 2)
     }
+
+    @Test func anAnyMethodRouteTakesEveryMethodAnEarlierRouteDoesNotClaim() async {
+        var router = Router()
+        router.post("/v1/push") { _ in HTTPResponse(status: 200) }
+        router.add(Router.anyMethod, "/v1/push") { request in HTTPResponse(status: 405, body: Array(request.method.utf8)) }
+        for method in ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS", "BREW"] {
+            guard case .route(_, _, let handler) = router.match(method: method, path: "/v1/push") else {
+                Issue.record("\(method) was not routed")
+                continue
+            }
+            let response = await handler(HTTPRequest(method: method, path: "/v1/push"))
+            #expect(response.status == 405)
+            #expect(response.body == Array(method.utf8))
+        }
+        guard case .route(_, _, let post) = router.match(method: "POST", path: "/v1/push") else { Issue.record("POST"); return }
+        #expect(await post(HTTPRequest(method: "POST", path: "/v1/push")).status == 200)
+        #expect(status(router, "GET", "/v1/push/send") == 404)
+    }
 }

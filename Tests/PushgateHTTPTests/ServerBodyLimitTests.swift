@@ -79,4 +79,38 @@ import Testing
         }
         #expect(sentBeforeCut < 64 * 1024 * 1024, "the server must stop reading an endless body")
     }
+
+    /// One route may take a larger body than the rest, with its own 413 answer, by length or chunked.
+    @Test func aRouteBodyLimitOverridesTheDefaultForThatRouteOnly() async throws {
+        var router = Router()
+        router.post("/echo") { HTTPResponse(status: 200, body: Array("\($0.body.count)".utf8)) }
+        router.post("/big") { HTTPResponse(status: 200, body: Array("\($0.body.count)".utf8)) }
+        var configuration = HTTPServerConfiguration(maxBodyBytes: Self.cap, payloadTooLargeResponse: Self.tooLarge)
+        configuration.routeBodyLimits["/big"] = HTTPBodyLimit(
+            maxBytes: 64 * 1024, tooLargeResponse: .json(413, Array(#"{"ok":false,"code":"too_large"}"#.utf8)))
+        let server = try HTTPServer(configuration: configuration, router: router)
+        let port = server.port
+        let (big, small, declared, streamed) = try await blocking {
+            let connection = try TestConnection(port: port)
+            try connection.request("POST", "/big", body: filler(64 * 1024))
+            let big = try connection.readResponse()
+            try connection.request("POST", "/echo", body: filler(Self.cap + 1))
+            let small = try connection.readResponse()
+            let second = try TestConnection(port: port)
+            try second.send("POST /big HTTP/1.1\r\nhost: x\r\ncontent-length: \(64 * 1024 + 1)\r\n\r\n")
+            let declared = try second.readResponse()
+            let third = try TestConnection(port: port)
+            try third.send("POST /big HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
+            try third.send(chunked(filler(64 * 1024 + 1), chunkSize: 4000))
+            return (big, small, declared, try third.readResponse())
+        }
+        #expect(big.status == 200)
+        #expect(big.text == "65536")
+        #expect(small.status == 413)
+        #expect(small.text == #"{"error":"payload_too_large"}"#)
+        #expect(declared.status == 413)
+        #expect(declared.text == #"{"ok":false,"code":"too_large"}"#)
+        #expect(streamed.status == 413)
+        #expect(streamed.text == #"{"ok":false,"code":"too_large"}"#)
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import PushgateCore
 import Testing
 @testable import PushgateRelay
 
@@ -57,5 +59,95 @@ import Testing
         #expect(throws: ConfigurationError.self) {
             try RelayConfiguration(arguments: ["--dry-run", "--prot", "1"], environment: [:])
         }
+    }
+}
+
+/// The `/v1/push` settings of hapi-path.md §7.
+@Suite struct HapiPushConfigurationTests {
+    static func temporaryFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hapi-config-\(UUID().uuidString).json").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func defaultsLeaveAndroidUnconfiguredAndIOSOnTheRelayBundleInProduction() throws {
+        let config = try RelayConfiguration(arguments: [], environment: RelayConfigurationTests.apnsEnvironment)
+        #expect(config.hapi.fcm == nil)
+        #expect(config.hapi.apnsBundleId == nil)
+        #expect(config.hapi.apnsEnvironment == .production)
+    }
+
+    @Test func settingsAreReadAndTheServiceAccountIsLoadedAtStartUp() throws {
+        let account = try HapiPushHarness.serviceAccountObject()
+        let path = try Self.temporaryFile(JSONValue.object(account).serialized())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var env = RelayConfigurationTests.apnsEnvironment
+        env["PUSHGATE_RELAY_E2E_APNS_BUNDLE_ID"] = "run.hapi.ios"
+        env["PUSHGATE_RELAY_E2E_APNS_ENV"] = "Sandbox"
+        env["PUSHGATE_RELAY_FCM_SERVICE_ACCOUNT_PATH"] = path
+        let config = try RelayConfiguration(arguments: ["--fcm-package-name", "dev.example.app"], environment: env)
+        #expect(config.hapi.apnsBundleId == "run.hapi.ios")
+        #expect(config.hapi.apnsEnvironment == .sandbox)
+        #expect(config.hapi.fcm?.account.projectId == "pushgate-test")
+        #expect(config.hapi.fcm?.packageName == "dev.example.app")
+        #expect(config.hapi.fcm?.origin.description == "https://fcm.googleapis.com")
+        #expect(config.hapi.fcm?.tokenURI == nil)
+    }
+
+    @Test func aBrokenServiceAccountStopsStartUpNamingTheSettingNotTheContents() throws {
+        var broken = try HapiPushHarness.serviceAccountObject()
+        broken["private_key"] = "-----BEGIN PRIVATE KEY-----\nSECRETKEYTEXT\n-----END PRIVATE KEY-----\n"
+        let brokenPath = try Self.temporaryFile(JSONValue.object(broken).serialized())
+        var noEmail = try HapiPushHarness.serviceAccountObject()
+        noEmail["client_email"] = nil
+        let noEmailPath = try Self.temporaryFile(JSONValue.object(noEmail).serialized())
+        let notJSONPath = try Self.temporaryFile("SECRETKEYTEXT")
+        defer { [brokenPath, noEmailPath, notJSONPath].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let cases: [(String, String)] = [
+            (brokenPath, "private_key"), (noEmailPath, "client_email"), (notJSONPath, "not valid JSON"),
+            ("/nonexistent/account.json", "cannot be read"),
+        ]
+        for (path, problem) in cases {
+            var env = RelayConfigurationTests.apnsEnvironment
+            env["PUSHGATE_RELAY_FCM_SERVICE_ACCOUNT_PATH"] = path
+            let error = #expect(throws: ConfigurationError.self) { try RelayConfiguration(arguments: [], environment: env) }
+            #expect(error?.setting.contains("FCM_SERVICE_ACCOUNT_PATH") == true)
+            #expect(error?.description.contains(problem) == true, "\(error?.description ?? "")")
+            #expect(error?.description.contains("SECRETKEYTEXT") == false)
+        }
+    }
+
+    @Test func invalidRouteSettingsStopStartUp() throws {
+        let bad: [[String: String]] = [
+            ["PUSHGATE_RELAY_E2E_APNS_ENV": "staging"],
+            ["PUSHGATE_RELAY_FCM_ORIGIN": "https://127.0.0.1:4443"],
+            ["PUSHGATE_RELAY_FCM_PACKAGE_NAME": "dev.example"],
+        ]
+        for extra in bad {
+            #expect(throws: ConfigurationError.self, "\(extra)") {
+                try RelayConfiguration(arguments: [], environment: RelayConfigurationTests.apnsEnvironment.merging(extra) { $1 })
+            }
+        }
+        let account = try Self.temporaryFile(JSONValue.object(try HapiPushHarness.serviceAccountObject()).serialized())
+        defer { try? FileManager.default.removeItem(atPath: account) }
+        for (name, value) in [("FCM_TOKEN_URI", "http://127.0.0.1/token"), ("FCM_ORIGIN", "ftp://x"), ("FCM_CA_FILE", "/nonexistent.pem")] {
+            var env = RelayConfigurationTests.apnsEnvironment
+            env["PUSHGATE_RELAY_FCM_SERVICE_ACCOUNT_PATH"] = account
+            env["PUSHGATE_RELAY_" + name] = value
+            let error = #expect(throws: ConfigurationError.self) { try RelayConfiguration(arguments: [], environment: env) }
+            #expect(error?.setting.contains(name) == true)
+        }
+    }
+
+    @Test func theRelayProcessRefusesToStartWithABrokenServiceAccount() async throws {
+        let path = try Self.temporaryFile(#"{"project_id":"p","client_email":"e@x","private_key":"SECRETKEYTEXT"}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, stderr) = try await blocking {
+            try RelayProcess(arguments: ["--dry-run", "--port", "0", "--database-path", ":memory:"],
+                             environment: ["PUSHGATE_RELAY_FCM_SERVICE_ACCOUNT_PATH": path]).exitStatus()
+        }
+        #expect(status == 2)
+        #expect(stderr.contains("PUSHGATE_RELAY_FCM_SERVICE_ACCOUNT_PATH"))
+        #expect(!stderr.contains("SECRETKEYTEXT"))
     }
 }

@@ -58,7 +58,7 @@ import Synchronization
     @Test func environmentSelectsTheAPNsService() async throws {
         let channel = RecordingChannel()
         let store = try await SQLiteGatewayStore.open(path: ":memory:")
-        let deliverer = GatewayDeliverer(store: store, apns: channel,
+        let deliverer = GatewayDeliverer(store: store, apns: channel, android: nil,
                                          configuration: GatewayConfiguration(publicURL: GatewayHarness.origin, apnsTopic: "t.opic"),
                                          clock: ManualClock(), counters: GatewayCounters(), logger: Logger(component: "test", sink: Logger.MemorySink()))
         for (index, environment) in ["sandbox", "production"].enumerated() {

@@ -29,6 +29,8 @@ struct RequestSlot {
     var route: String?
     /// The answer, once decided.
     var response: HTTPResponse?
+    /// The body cap of the matched route (the server's default until routing).
+    var bodyLimit: HTTPBodyLimit?
     /// Body bytes thrown away after the cap was exceeded.
     var discardedBytes = 0
     /// Whether the connection is suspended waiting for the handler.

@@ -1,5 +1,17 @@
 import PushgateCore
 
+/// A body cap and the answer for a body over it.
+public struct HTTPBodyLimit: Sendable {
+    /// The largest request body accepted; larger ones get ``tooLargeResponse`` and are not buffered.
+    public var maxBytes: Int
+    public var tooLargeResponse: HTTPResponse
+
+    public init(maxBytes: Int, tooLargeResponse: HTTPResponse = HTTPResponse(status: 413)) {
+        self.maxBytes = maxBytes
+        self.tooLargeResponse = tooLargeResponse
+    }
+}
+
 /// Settings of an ``HTTPServer``: where it listens, how many threads and connections, timeouts and body cap.
 public struct HTTPServerConfiguration: Sendable {
     /// The IPv4 or IPv6 literal to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `::`); host names are refused.
@@ -22,6 +34,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// The response for a body over ``maxBodyBytes`` (default: 413, empty body).
     public var payloadTooLargeResponse: HTTPResponse
+    /// Body caps for single routes, by route pattern, instead of ``maxBodyBytes`` and
+    /// ``payloadTooLargeResponse`` (one route may take larger bodies than the rest).
+    public var routeBodyLimits: [String: HTTPBodyLimit] = [:]
     /// Header fields added to every application response that does not set the same name itself.
     public var defaultHeaders: HTTPHeaders
     /// Where the server reports handlers cut off by `stop()` and responses it could not send.
@@ -64,6 +79,12 @@ public struct HTTPServerConfiguration: Sendable {
         try require(connectionLimit >= threadPoolSize, "connectionLimit", "at least threadPoolSize")
         try require(perIPConnectionLimit >= 0, "perIPConnectionLimit", "0 or more")
         try require(maxBodyBytes >= 0, "maxBodyBytes", "0 or more")
+        try require(routeBodyLimits.values.allSatisfy { $0.maxBytes >= 0 }, "routeBodyLimits", "0 or more bytes each")
+    }
+
+    /// The body cap of the route `pattern` (`nil`: no route matched).
+    func bodyLimit(route pattern: String?) -> HTTPBodyLimit {
+        pattern.flatMap { routeBodyLimits[$0] } ?? HTTPBodyLimit(maxBytes: maxBodyBytes, tooLargeResponse: payloadTooLargeResponse)
     }
 
     /// ``idleTimeout`` in whole seconds, rounded up.

@@ -26,6 +26,10 @@ public struct Router: Sendable {
         let handler: HTTPHandler
     }
 
+    /// The method of a route that answers every method (the handler tells them apart); a route
+    /// with the request's own method, added earlier, still wins.
+    public static let anyMethod = "*"
+
     /// The response for a path no route has (default: 404, empty body).
     public var notFoundResponse: HTTPResponse
     /// How a wrong method is answered (default: as not found).
@@ -60,7 +64,7 @@ public struct Router: Sendable {
         var pathKnown = false
         for route in routes {
             guard let values = route.pattern.match(path) else { continue }
-            if route.method == method { return Self.matched(route, values) }
+            if route.method == method || route.method == Self.anyMethod { return Self.matched(route, values) }
             if method == "HEAD" && route.method == "GET" && headFallback == nil { headFallback = (route, values) }
             pathKnown = true
         }

@@ -39,7 +39,7 @@ final class ServerCore: Sendable {
 
     /// Bytes of an over-cap chunked body read and thrown away before the connection is cut:
     /// enough for a client that sends its whole body before reading to see the 413.
-    private var discardLimit: Int { max(configuration.maxBodyBytes, 64 * 1024) }
+    private static func discardLimit(_ cap: Int) -> Int { max(cap, 64 * 1024) }
 
     // MARK: Request flow (libmicrohttpd threads)
 
@@ -75,6 +75,7 @@ final class ServerCore: Sendable {
         let framing = BodyFraming(request.headers)
         var handler: HTTPHandler?
         var rejection: HTTPResponse?
+        var limit = configuration.bodyLimit(route: nil)
         switch framing.isAmbiguous ? .response(HTTPResponse(status: 400)) : router.match(method: method, path: url) {
         case .response(let response):
             rejection = response
@@ -82,9 +83,10 @@ final class ServerCore: Sendable {
             request.route = pattern
             request.parameters = parameters
             handler = routeHandler
+            limit = configuration.bodyLimit(route: pattern)
             rejection = preBody?(request)
-            if rejection == nil, let declared = framing.declaredLength, declared > configuration.maxBodyBytes {
-                rejection = configuration.payloadTooLargeResponse
+            if rejection == nil, let declared = framing.declaredLength, declared > limit.maxBytes {
+                rejection = limit.tooLargeResponse
             }
         }
         let route = request.route
@@ -100,6 +102,7 @@ final class ServerCore: Sendable {
         state.slot.withLock { slot in
             slot.phase = .receiving
             slot.route = route
+            slot.bodyLimit = limit
             slot.handler = handler
             slot.response = rejection
             slot.request = rejection == nil ? request : nil
@@ -110,17 +113,17 @@ final class ServerCore: Sendable {
     /// Appends body bytes up to the cap. Past it the request is dropped and the 413 decided;
     /// further bytes are discarded until ``discardLimit``, then the connection is cut (`false`).
     private func receive(_ bytes: UnsafeRawBufferPointer, on state: ConnectionState) -> Bool {
-        let cap = configuration.maxBodyBytes
-        return state.slot.withLock { slot in
+        state.slot.withLock { slot in
+            let limit = slot.bodyLimit ?? configuration.bodyLimit(route: nil)
             if slot.response != nil {
                 slot.discardedBytes += bytes.count
-                return slot.discardedBytes <= discardLimit
+                return slot.discardedBytes <= Self.discardLimit(limit.maxBytes)
             }
             guard let received = slot.request?.body.count else { return false }
-            if received + bytes.count > cap {
+            if received + bytes.count > limit.maxBytes {
                 slot.request = nil
                 slot.handler = nil
-                slot.response = configuration.payloadTooLargeResponse
+                slot.response = limit.tooLargeResponse
                 slot.discardedBytes = bytes.count
                 return true
             }

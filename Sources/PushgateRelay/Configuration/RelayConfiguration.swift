@@ -44,6 +44,8 @@ public struct RelayConfiguration: Sendable {
     /// Accept deliveries without Apple credentials and write them to ``dryRunLog``.
     public var dryRun = false
     public var dryRunLog: String?
+    /// The settings of `POST /v1/push` (hapi-path.md §7).
+    public var hapi = HapiPushSettings()
     /// The Orca-compatible gateway routes (`PUSHGATE_GATEWAY_*`, docs/gateway.md); `nil` when off.
     public var gateway: GatewayConfiguration?
 
@@ -62,7 +64,7 @@ public struct RelayConfiguration: Sendable {
     /// Resolves flags over `PUSHGATE_RELAY_*` environment over defaults, and validates.
     public init(arguments: [String], environment: [String: String]) throws(ConfigurationError) {
         let source = try SettingsSource(arguments: arguments, environment: environment, switchNames: ["dry-run", "trust-proxy"])
-        if let unknown = source.unknownFlags(known: Self.settingNames).first {
+        if let unknown = source.unknownFlags(known: Self.settingNames.union(HapiPushSettings.settingNames)).first {
             throw ConfigurationError(setting: "--\(unknown)", problem: "is not a relay setting (see docs/relay.md)")
         }
         host = source.value("HOST") ?? host
@@ -90,6 +92,7 @@ public struct RelayConfiguration: Sendable {
         dryRunLog = source.value("DRY_RUN_LOG")
         apns = dryRun ? nil : try Self.apnsSettings(source)
         bundleId = apns?.bundleId ?? source.value("APNS_BUNDLE_ID") ?? bundleId
+        hapi = try HapiPushSettings(source)
         gateway = try GatewayConfiguration.from(environment: environment, relayBundleId: bundleId)
     }
 
@@ -125,7 +128,7 @@ public struct RelayConfiguration: Sendable {
                     sandboxOrigin: sandbox, extraCAFile: caFile, ttlSeconds: ttl)
     }
 
-    private static func origin(_ source: SettingsSource, _ name: String, default defaultValue: HTTP2Origin) throws(ConfigurationError) -> HTTP2Origin {
+    static func origin(_ source: SettingsSource, _ name: String, default defaultValue: HTTP2Origin) throws(ConfigurationError) -> HTTP2Origin {
         guard let raw = source.value(name) else { return defaultValue }
         guard let origin = try? HTTP2Origin(url: raw.hasPrefix("https://") ? raw : "https://" + raw) else {
             throw ConfigurationError(setting: SettingsSource.displayName(name), problem: "must be an https origin such as https://127.0.0.1:4443")

@@ -18,6 +18,8 @@ struct GatewayDeliverer: Sendable {
 
     let store: any GatewayStore
     let apns: any DeliveryChannel
+    /// `nil`: no FCM project configured, so Android deliveries end as `error`.
+    let android: (any GatewayAndroidLane)?
     let configuration: GatewayConfiguration
     let clock: any WallClock
     let counters: GatewayCounters
@@ -51,7 +53,8 @@ struct GatewayDeliverer: Sendable {
             case .transient(let reason): return .error(reason: reason)
             }
         default:
-            return .error(reason: "android delivery not configured")
+            guard let android else { return .error(reason: "no FCM project configured") }
+            return await android.send(delivery, token: device.token)
         }
     }
 

@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateProviders
 
 /// The FCM v1 message of one gateway delivery to an Android registration.
 ///
@@ -8,20 +9,19 @@ import PushgateCore
 enum GatewayFCMMessage {
     static let ttl = "14400s"
 
-    /// `{"message":{…}}` for `projects/<id>/messages:send`.
-    static func body(_ delivery: GatewayDelivery, token: String, channelId: String) -> [UInt8] {
+    /// The `message` object for `projects/<id>/messages:send`.
+    static func message(_ delivery: GatewayDelivery, token: String, channelId: String) -> JSONObject {
         let androidNotification = JSONObject([("channel_id", .string(channelId)), ("tag", .string(delivery.collapseId))])
         let android = JSONObject([
             ("priority", "HIGH"), ("ttl", .string(ttl)), ("collapse_key", .string(collapseKey(delivery.collapseId))),
             ("notification", .object(androidNotification)),
         ])
-        let message = JSONObject([
+        return JSONObject([
             ("token", .string(token)),
             ("notification", .object(JSONObject([("title", .string(delivery.title)), ("body", .string(delivery.body))]))),
             ("android", .object(android)),
             ("data", .object(data(delivery.orca))),
         ])
-        return JSONValue.object(JSONObject([("message", .object(message))])).serializedBytes()
     }
 
     /// Lowercase hex of the first 16 bytes of SHA-256 over the collapse id's UTF-8: hashed, not
@@ -39,5 +39,10 @@ enum GatewayFCMMessage {
             default: nil
             }
         })
+    }
+
+    /// The FCM request of a delivery to `token`.
+    static func fcmMessage(_ delivery: GatewayDelivery, token: String, channelId: String) -> FCMMessage {
+        FCMMessage(token: token, messageObject: message(delivery, token: token, channelId: channelId))
     }
 }

@@ -8,7 +8,8 @@ import PushgateStore
 /// - Important: orca-gateway.md §1.1 order of checks — unauthenticated: per-IP bucket → body
 ///   size → JSON and schema → work; authenticated: per-IP bucket → bearer → body size → JSON
 ///   and schema → work. The bearer's form is checked before the body is read, its session
-///   after (a stored-session lookup may not block a server thread).
+///   after (a stored-session lookup may not block a server thread). The body cap itself is the
+///   HTTP server's, per route (``RelayGateway/bodyLimits``), while the body streams in.
 final class GatewayService: Sendable {
     /// Largest request body, in bytes.
     static let maxBodyBytes = 16_384
@@ -22,10 +23,10 @@ final class GatewayService: Sendable {
     let counters: GatewayCounters
     private let metrics: RelayMetrics
     private let logger: Logger
-    /// §9: challenge and session share one bucket per client IP (30 per 60 s).
-    private let handshakeBucket = TokenBucketLimiter(capacity: 30)
-    /// §9 (recommended): a separate 240 per 60 s bucket per IP in front of the bearer lookup.
-    private let authenticatedBucket = TokenBucketLimiter(capacity: 240)
+    /// §9: challenge and session share one bucket per client IP (30, refilled 30 per 60 s).
+    private let handshakeBucket = TokenBucketLimiter(capacity: 30, refillPerMinute: 30, maxKeys: 10_000)
+    /// §9 (recommended): a separate 240-per-minute bucket per IP in front of the bearer lookup.
+    private let authenticatedBucket = TokenBucketLimiter(capacity: 240, refillPerMinute: 240, maxKeys: 10_000)
     private let relayReady: @Sendable () -> Bool
 
     init(configuration: GatewayConfiguration, store: any GatewayStore, clock: any WallClock, coalescer: GatewayCoalescer,
@@ -59,11 +60,6 @@ final class GatewayService: Sendable {
             return .rateLimited
         }
         if route.isAuthenticated, GatewayBearer.token(from: headers["authorization"]) == nil { return .invalidToken }
-        if let declared = headers["content-length"]?.trimmingCharacters(in: .whitespaces),
-           !declared.isEmpty, declared.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-           Int(declared).map({ $0 > Self.maxBodyBytes }) ?? true {
-            return .requestTooLarge
-        }
         return nil
     }
 

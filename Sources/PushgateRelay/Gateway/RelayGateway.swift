@@ -12,6 +12,7 @@ public final class RelayGateway: Sendable {
     public let configuration: GatewayConfiguration
     let service: GatewayService
     private let store: SQLiteGatewayStore
+    private let android: (any GatewayAndroidLane)?
     private let maintenance = DeliveryTracker()
     private let jobs: [any ScheduledJob]
     private let logger: Logger
@@ -21,19 +22,22 @@ public final class RelayGateway: Sendable {
     static func start(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
                       relay: RelayService, logger: Logger) async throws -> RelayGateway? {
         guard let settings = configuration.gateway else { return nil }
+        let logger = logger.named("gateway")
+        let android = try settings.androidLane(configuration, channel: channel, clock: scheduler.clock, logger: logger)
         let store = try await SQLiteGatewayStore.open(path: configuration.databasePath)
-        return RelayGateway(settings: settings, store: store, channel: channel, scheduler: scheduler, relay: relay,
-                            logger: logger.named("gateway"))
+        return RelayGateway(settings: settings, store: store, channel: channel, android: android, scheduler: scheduler,
+                            relay: relay, logger: logger)
     }
 
     private init(settings: GatewayConfiguration, store: SQLiteGatewayStore, channel: any DeliveryChannel,
-                 scheduler: any Scheduler, relay: RelayService, logger: Logger) {
+                 android: (any GatewayAndroidLane)?, scheduler: any Scheduler, relay: RelayService, logger: Logger) {
         let counters = GatewayCounters()
-        let deliverer = GatewayDeliverer(store: store, apns: channel, configuration: settings, clock: scheduler.clock,
-                                         counters: counters, logger: logger)
+        let deliverer = GatewayDeliverer(store: store, apns: channel, android: android, configuration: settings,
+                                         clock: scheduler.clock, counters: counters, logger: logger)
         let coalescer = GatewayCoalescer(windowMs: settings.coalesceMs, scheduler: scheduler) { await deliverer.deliver($0) }
         configuration = settings
         self.store = store
+        self.android = android
         self.logger = logger
         service = GatewayService(configuration: settings, store: store, clock: scheduler.clock, coalescer: coalescer,
                                  counters: counters, metrics: relay.metrics, logger: logger, relayReady: { relay.isReady })
@@ -81,6 +85,13 @@ public final class RelayGateway: Sendable {
         }
     }
 
+    /// The body cap of every gateway route: 16 384 bytes, by `Content-Length` or while a chunked
+    /// body streams, answered 413 `request_too_large` (orca-gateway.md §1.1).
+    static let bodyLimits: [String: HTTPBodyLimit] = Dictionary(
+        GatewayRoute.allCases.map { ($0.pattern, HTTPBodyLimit(maxBytes: GatewayService.maxBodyBytes,
+                                                              tooLargeResponse: http(.error(.requestTooLarge)))) },
+        uniquingKeysWith: { first, _ in first })
+
     /// The pre-body checks of a gateway route; `nil` for other routes or when admitted.
     func admit(_ request: HTTPRequest) -> HTTPResponse? {
         guard let route = GatewayRoute.matching(method: request.method, pattern: request.route),
@@ -102,6 +113,7 @@ public final class RelayGateway: Sendable {
         if open > 0 { logger.info("flushing open coalescing windows", ["windows": "\(open)"]) }
         await service.coalescer.flushAll()
         await maintenance.waitUntilIdle()
+        await android?.shutdown()
         await store.close()
     }
 

@@ -35,9 +35,14 @@ public final class DryRunChannel: DeliveryChannel {
         if let collapseId = notification.collapseId { line["collapseId"] = .string(collapseId) }
         line["token"] = .string(Redact.token(notification.deviceToken))
         line["payload"] = (try? JSONValue.parse(notification.payload)) ?? .null
+        write(line)
+        return .delivered
+    }
+
+    /// Appends `line` as one JSON line (also the `/v1/push` lanes' delivery lines).
+    func write(_ line: JSONObject) {
         let bytes = JSONValue.object(line).serializedBytes() + [0x0A]
         file.withLock { $0?.write(Data(bytes)) }
-        return .delivered
     }
 
     public func shutdown() async {

@@ -16,6 +16,7 @@ public final class RelayServer: Sendable {
     private let http: HTTPServer
     private let store: any BindingStore
     private let channel: any DeliveryChannel
+    private let hapi: HapiPushService
     private let purgeJob: any ScheduledJob
     private let logger: Logger
 
@@ -33,9 +34,14 @@ public final class RelayServer: Sendable {
             await store.close()
             throw error
         }
+        let hapi: HapiPushService
         do {
+            hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, channel: channel, clock: scheduler.clock, logger: logger),
+                                   gate: service.guards.gate, metrics: service.metrics, trustProxy: configuration.trustProxy,
+                                   clock: scheduler.clock, logger: logger.named("hapi-push"))
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
-                                  router: Self.router(service, gateway: gateway), preBody: { request in
+                                  router: Self.router(service, hapi, gateway: gateway), preBody: { request in
+                if request.route == HapiPushService.path { return hapi.admit(method: request.method).map(Self.http) }
                 if let refusal = gateway?.admit(request) { return refusal }
                 guard let route = RelayRoute(rawValue: request.path),
                       let refusal = service.admit(route: route, peer: request.peerAddress,
@@ -51,6 +57,7 @@ public final class RelayServer: Sendable {
         self.gateway = gateway
         self.store = store
         self.service = service
+        self.hapi = hapi
         self.channel = channel
         self.logger = logger
         port = http.port
@@ -70,6 +77,7 @@ public final class RelayServer: Sendable {
         }
         http.stop()
         await gateway?.shutdown()
+        await hapi.shutdown()
         await channel.shutdown()
         do {
             try await store.close()
@@ -79,16 +87,20 @@ public final class RelayServer: Sendable {
     }
 
     private static func httpConfiguration(_ configuration: RelayConfiguration, logger: Logger) -> HTTPServerConfiguration {
-        HTTPServerConfiguration(
+        var http = HTTPServerConfiguration(
             host: configuration.host, port: UInt16(configuration.port),
             connectionLimit: configuration.maxConnections, perIPConnectionLimit: configuration.maxConnectionsPerIP,
             maxBodyBytes: 16 * 1024,
             payloadTooLargeResponse: http(.error(.payloadTooLarge)),
             defaultHeaders: ["content-type": "application/json", "cache-control": "no-store"],
             logger: logger.named("http"))
+        http.routeBodyLimits[HapiPushService.path] = HTTPBodyLimit(maxBytes: HapiPushService.maxBodyBytes,
+                                                                   tooLargeResponse: Self.http(HapiPushService.tooLarge))
+        if configuration.gateway != nil { http.routeBodyLimits.merge(RelayGateway.bodyLimits) { $1 } }
+        return http
     }
 
-    private static func router(_ service: RelayService, gateway: RelayGateway?) -> Router {
+    private static func router(_ service: RelayService, _ hapi: HapiPushService, gateway: RelayGateway?) -> Router {
         var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
         gateway?.addRoutes(to: &router, relay: service)
         for route in RelayRoute.allCases {
@@ -102,6 +114,8 @@ public final class RelayServer: Sendable {
             default: router.post(route.rawValue, handler)
             }
         }
+        // Every method reaches the pre-body hook, which answers all but POST with 405.
+        router.add(Router.anyMethod, HapiPushService.path) { http(await hapi.handle($0)) }
         return router
     }
 

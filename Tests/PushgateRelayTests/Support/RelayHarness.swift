@@ -28,9 +28,11 @@ final class RelayHarness: Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(relay.port)" }
 
-    /// Starts the fake APNs and a relay configured by `settings` (names without the prefix).
-    init(settings: [String: String] = [:], directory existing: URL? = nil) async throws {
-        clock = ManualClock(milliseconds: SystemClock().nowMilliseconds)
+    /// Starts the fake APNs and a relay configured by `settings` (names without the prefix);
+    /// `clock` lets other fakes share the relay's clock.
+    init(settings: [String: String] = [:], directory existing: URL? = nil,
+         clock: ManualClock = ManualClock(milliseconds: SystemClock().nowMilliseconds)) async throws {
+        self.clock = clock
         scheduler = ManualScheduler(clock: clock)
         apnsKey = P256PrivateKey()
         var fakeConfiguration = FakeAPNs.Configuration()

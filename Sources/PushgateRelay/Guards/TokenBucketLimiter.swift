@@ -1,0 +1,69 @@
+import Synchronization
+
+/// Token buckets that refill continuously, one per key: a request takes one token or is refused.
+///
+/// - Important: hapi-path.md §7 relay side — at most `maxKeys` keys are tracked; when full,
+///   fully refilled buckets are dropped first, then the least recently used.
+final class TokenBucketLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updatedMs: Int64
+        /// When the bucket was last used, as a counter of requests (for least-recently-used eviction).
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var buckets: [String: Bucket] = [:]
+        var uses: UInt64 = 0
+    }
+
+    let capacity: Double
+    private let refillPerMs: Double
+    private let maxKeys: Int
+    private let state = Mutex(State())
+
+    /// Buckets of `capacity` tokens refilling `refillPerMinute` tokens a minute.
+    init(capacity: Int, refillPerMinute: Int, maxKeys: Int = 50_000) {
+        self.capacity = Double(capacity)
+        refillPerMs = Double(refillPerMinute) / 60_000
+        self.maxKeys = maxKeys
+    }
+
+    /// Takes one token from `key`'s bucket at `nowMs`; `false` when it is empty.
+    func take(_ key: String, nowMs: Int64) -> Bool {
+        state.withLock { state in
+            state.uses += 1
+            if state.buckets[key] == nil, state.buckets.count >= maxKeys { evict(&state, nowMs: nowMs) }
+            let fresh = Bucket(tokens: capacity, updatedMs: nowMs, lastUse: state.uses)
+            // Through the default subscript the bucket is changed in place, not copied.
+            return take(from: &state.buckets[key, default: fresh], nowMs: nowMs, use: state.uses)
+        }
+    }
+
+    /// The number of keys tracked.
+    var trackedKeys: Int { state.withLock { $0.buckets.count } }
+
+    /// Refills `bucket` up to `nowMs` (a clock that went back refills nothing) and takes a token.
+    private func take(from bucket: inout Bucket, nowMs: Int64, use: UInt64) -> Bool {
+        bucket.tokens = level(bucket, nowMs: nowMs)
+        bucket.updatedMs = max(bucket.updatedMs, nowMs)
+        bucket.lastUse = use
+        guard bucket.tokens >= 1 else { return false }
+        bucket.tokens -= 1
+        return true
+    }
+
+    private func level(_ bucket: Bucket, nowMs: Int64) -> Double {
+        min(capacity, bucket.tokens + Double(max(0, nowMs - bucket.updatedMs)) * refillPerMs)
+    }
+
+    /// Makes room for new keys: every fully refilled bucket goes; if that frees less than 1 %,
+    /// the least recently used go until 1 % is free, so a flood of new keys sorts rarely.
+    private func evict(_ state: inout State, nowMs: Int64) {
+        state.buckets = state.buckets.filter { level($0.value, nowMs: nowMs) < capacity }
+        let target = maxKeys - max(1, maxKeys / 100)
+        guard state.buckets.count > target else { return }
+        let oldest = state.buckets.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(state.buckets.count - target)
+        for (key, _) in oldest { state.buckets[key] = nil }
+    }
+}

@@ -1,0 +1,65 @@
+import PushgateCore
+import PushgateProviders
+
+/// Where `POST /v1/push` sends one platform's messages.
+protocol HapiPushLane: Sendable {
+    /// Sends one validated request; never throws (failures are outcomes).
+    func push(_ request: HapiPushRequest) async -> HapiPushOutcome
+    /// Lets sends in flight finish and closes what the lane owns.
+    func shutdown() async
+}
+
+/// The iOS lane: the encrypted alert of hapi-path.md §8 through the relay's APNs channel.
+struct HapiAPNsLane: HapiPushLane {
+    let channel: any DeliveryChannel
+    /// `apns-topic`: `E2E_APNS_BUNDLE_ID`, else the relay's `APNS_BUNDLE_ID`.
+    let bundleId: String
+    /// The request has no environment field; `E2E_APNS_ENV` chooses.
+    let environment: APNsEnvironment
+
+    func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
+        guard let notification = try? HapiAPNsAlert.notification(
+            deviceToken: request.token, bundleId: bundleId, envelope: request.envelope,
+            collapseId: request.collapseId, priority: request.priority) else {
+            // Token, priority and envelope were validated already; only a bad bundle id gets here.
+            return .failed(reason: "invalid APNs notification")
+        }
+        return HapiAPNsAlert.outcome(await channel.deliver(notification, environment: environment))
+    }
+
+    /// The channel belongs to the relay, which shuts it down.
+    func shutdown() async {}
+}
+
+/// The Android lane: the relay wrapper message of hapi-path.md §8 through FCM.
+struct HapiFCMLane: HapiPushLane {
+    let client: FCMClient
+    /// `restricted_package_name`: `FCM_PACKAGE_NAME`.
+    let packageName: String
+
+    func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
+        await client.send(.relay(token: request.token, envelope: request.envelope, priority: request.priority,
+                                 packageName: packageName))
+    }
+
+    func shutdown() async { await client.shutdown() }
+}
+
+/// Both lanes with `--dry-run`: every request is accepted and written as a delivery line
+/// holding the platform, the token hash, the envelope length, the collapse id and the priority.
+struct HapiDryRunLane: HapiPushLane {
+    let channel: DryRunChannel
+
+    func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
+        var line = JSONObject([
+            ("route", "/v1/push"), ("platform", .string(request.platform.rawValue)),
+            ("token", .string(Redact.token(request.token))), ("envelopeLength", .integer(Int64(request.envelope.utf8.count))),
+        ])
+        if let collapseId = request.collapseId { line["collapseId"] = .string(collapseId) }
+        line["priority"] = .integer(Int64(request.priority))
+        channel.write(line)
+        return .sent
+    }
+
+    func shutdown() async {}
+}

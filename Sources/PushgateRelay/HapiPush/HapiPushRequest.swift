@@ -1,0 +1,78 @@
+import PushgateCore
+
+/// A validated `POST /v1/push` body: platform, normalized token, envelope, collapse id, priority.
+///
+/// - Important: hapi-path.md §7 relay side, checks 3–9 in order: a JSON object; `platform`
+///   `ios` or `android`; `token` 1–4096 printable ASCII (iOS: even-length hex of 16–512,
+///   lowercased); `envelope` a non-empty string, over 3200 characters → 413 before its shape is
+///   checked (a multiple of 4 of `[A-Za-z0-9+/]` with up to two `=`); `collapseId` a string;
+///   `priority` 5 or 10 (default 10). The collapse id is truncated again (§8).
+struct HapiPushRequest: Sendable, Equatable {
+    enum Platform: String, Sendable {
+        case ios, android
+    }
+
+    static let maxTokenLength = 4096
+
+    let platform: Platform
+    /// The token as sent to the provider: lowercased for iOS, unchanged for Android.
+    let token: String
+    let envelope: String
+    /// The collapse id after truncation to 64 bytes; `nil` when absent or empty.
+    let collapseId: String?
+    let priority: Int
+
+    init(body: [UInt8]) throws(HapiPushError) {
+        guard let object = (try? JSONValue.parse(body))?.objectValue else {
+            throw .badRequest("the body must be a JSON object")
+        }
+        guard let platform = object["platform"]?.stringValue.flatMap(Platform.init(rawValue:)) else {
+            throw .badRequest("platform must be ios or android")
+        }
+        guard let token = object["token"]?.stringValue, (1...Self.maxTokenLength).contains(token.utf8.count),
+              token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw .badRequest("token must be 1 to 4096 printable ASCII characters")
+        }
+        if platform == .ios {
+            guard (16...512).contains(token.utf8.count), token.utf8.count % 2 == 0, token.utf8.allSatisfy(Hex.isDigit) else {
+                throw .badRequest("an ios token must be hex of even length, 16 to 512 digits")
+            }
+        }
+        guard let envelope = object["envelope"]?.stringValue, !envelope.isEmpty else {
+            throw .badRequest("envelope must be a non-empty string")
+        }
+        guard envelope.utf16.count <= HapiEnvelope.maxLength else {
+            throw .tooLarge("envelope longer than \(HapiEnvelope.maxLength) characters")
+        }
+        guard Self.isPaddedBase64(envelope) else {
+            throw .badRequest("envelope must be standard base64 whose length is a multiple of 4")
+        }
+        var collapseId: String?
+        if let value = object["collapseId"] {
+            guard let text = value.stringValue else { throw .badRequest("collapseId must be a string") }
+            collapseId = HapiCollapseId.truncate(text)
+        }
+        var priority = 10
+        if let value = object["priority"] {
+            guard let number = value.doubleValue, number == 5 || number == 10 else { throw .badRequest("priority must be 5 or 10") }
+            priority = Int(number)
+        }
+        self.platform = platform
+        self.token = platform == .ios ? token.lowercased() : token
+        self.envelope = envelope
+        self.collapseId = collapseId
+        self.priority = priority
+    }
+
+    /// `^[A-Za-z0-9+/]+={0,2}$` with a length that is a multiple of 4.
+    private static func isPaddedBase64(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count % 4 == 0 else { return false }
+        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        guard padding <= 2, padding < bytes.count else { return false }
+        return bytes.dropLast(padding).allSatisfy { byte in
+            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+        }
+    }
+}

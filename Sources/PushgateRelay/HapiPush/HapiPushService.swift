@@ -1,0 +1,98 @@
+import Foundation
+import PushgateCore
+import PushgateHTTP
+import PushgateProviders
+
+/// `POST /v1/push`, the hapi-compatible route: no authentication, an encrypted envelope for one
+/// device token, delivered through the platform's lane under a per-IP and a per-token bucket.
+///
+/// - Important: hapi-path.md §7 relay side — the order of checks (route and method, body size,
+///   body, platform, token, envelope, collapse id, priority, provider, IP bucket, token bucket,
+///   send), the error bodies, the buckets (300/min per IP, 30/min per `<platform>:<token>`) and
+///   log lines that never hold the token, the envelope, the collapse id or a provider body.
+final class HapiPushService: Sendable {
+    /// The route's path.
+    static let path = "/v1/push"
+    /// The route's name in metrics.
+    static let name = "hapi-push"
+    /// The route's body cap (the signed routes keep 16 KiB).
+    static let maxBodyBytes = 64 * 1024
+
+    private let lanes: HapiPushLanes
+    private let byIP = TokenBucketLimiter(capacity: 300, refillPerMinute: 300)
+    private let byToken = TokenBucketLimiter(capacity: 30, refillPerMinute: 30)
+    private let gate: InFlightGate
+    private let metrics: RelayMetrics
+    private let trustProxy: Bool
+    private let clock: any WallClock
+    private let logger: Logger
+
+    init(lanes: HapiPushLanes, gate: InFlightGate, metrics: RelayMetrics, trustProxy: Bool, clock: any WallClock, logger: Logger) {
+        self.lanes = lanes
+        self.gate = gate
+        self.metrics = metrics
+        self.trustProxy = trustProxy
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The 413 for a body over 64 KiB, answered by the HTTP server while it streams the body.
+    static var tooLarge: RelayResponse { HapiPushError.tooLarge("request body over 64 KiB").response }
+
+    /// Check 1, before the body is read: only POST is served here.
+    func admit(method: String) -> RelayResponse? {
+        method == "POST" ? nil : answered(HapiPushError.methodNotAllowed.response)
+    }
+
+    /// Checks 3–13 for a request whose body has been read in full.
+    func handle(_ request: HTTPRequest) async -> RelayResponse {
+        let started = ContinuousClock.now
+        let push: HapiPushRequest
+        do {
+            push = try HapiPushRequest(body: request.body)
+        } catch {
+            logger.debug("hapi push refused", ["outcome": error.code, "message": error.message ?? ""])
+            return answered(error.response)
+        }
+        let response = await deliver(push, peer: request.peerAddress, forwardedFor: request.headers["x-forwarded-for"])
+        let milliseconds = (ContinuousClock.now - started) / .milliseconds(1)
+        logger.info("hapi push", [
+            "platform": push.platform.rawValue, "token": Redact.token(push.token), "outcome": response.errorCode ?? "sent",
+            "durationMs": String(format: "%.1f", milliseconds),
+        ])
+        return answered(response)
+    }
+
+    /// Checks 10–13: a lane for the platform, the two buckets, the send.
+    private func deliver(_ push: HapiPushRequest, peer: String, forwardedFor: String?) async -> RelayResponse {
+        guard let lane = lanes.lane(for: push.platform) else { return HapiPushError.unsupportedPlatform.response }
+        let now = clock.nowMilliseconds
+        let ip = ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trustProxy: trustProxy)
+        guard byIP.take(ip, nowMs: now), byToken.take(push.platform.rawValue + ":" + push.token, nowMs: now) else {
+            return HapiPushError.rateLimited.response
+        }
+        guard let outcome = await gate.withPermit({ await lane.push(push) }) else {
+            metrics.provider(result: "refused", reason: "in_flight_full")
+            return HapiPushError.rateLimited.response
+        }
+        switch outcome {
+        case .sent:
+            metrics.provider(result: "delivered", reason: "ok")
+            return .json(200, ["ok": true])
+        case .dead(let reason):
+            metrics.provider(result: "dead", reason: reason)
+            return HapiPushError.unregistered.response
+        case .failed(let reason, let throttled):
+            metrics.provider(result: "transient", reason: reason)
+            return throttled ? HapiPushError.rateLimited.response : HapiPushError.upstream.response
+        }
+    }
+
+    /// Lets sends in flight finish and closes the lanes' own clients.
+    func shutdown() async { await lanes.shutdown() }
+
+    private func answered(_ response: RelayResponse) -> RelayResponse {
+        metrics.request(route: Self.name, status: response.status, outcome: response.errorCode ?? "ok")
+        return response
+    }
+}
