@@ -14,6 +14,8 @@ final class GatewayHarness: Sendable {
     let clock: ManualClock
     let scheduler: ManualScheduler
     let fake: FakeAPNs
+    /// The fake FCM of the Android lane, when asked for.
+    let fcm: FakeFCM?
     let relay: RelayServer
     let logs = Logger.MemorySink()
     let directory: URL
@@ -24,8 +26,9 @@ final class GatewayHarness: Sendable {
 
     /// Starts the fake APNs and a relay with the gateway on; `settings` are `PUSHGATE_GATEWAY_*`
     /// names without the prefix (PUBLIC_URL defaults to ``origin``).
-    /// The manual clock starts at `startMs` (the vector's `issuedAt` by default).
-    init(settings: [String: String] = [:], startMs: Int64 = 1_764_669_600_000) async throws {
+    /// The manual clock starts at `startMs` (the vector's `issuedAt` by default). With `fcm`, a
+    /// fake FCM serves the Android lane with the `rs256-oauth.json` service account's project.
+    init(settings: [String: String] = [:], startMs: Int64 = 1_764_669_600_000, fcm withFCM: Bool = false) async throws {
         clock = ManualClock(milliseconds: startMs)
         scheduler = ManualScheduler(clock: clock)
         let apnsKey = P256PrivateKey()
@@ -41,6 +44,22 @@ final class GatewayHarness: Sendable {
                                                     bundleId: Self.bundleId, caFile: caFile,
                                                     databasePath: directory.appendingPathComponent("relay.sqlite").path)
         environment["PUSHGATE_GATEWAY_PUBLIC_URL"] = Self.origin
+        if withFCM {
+            let account = try HapiPushHarness.serviceAccountObject()
+            var configuration = FakeFCM.Configuration()
+            configuration.credentials = try FakeFCM.Credentials(account: try ServiceAccount(object: account))
+            configuration.clock = clock
+            let fake = try FakeFCM(configuration: configuration)
+            let accountPath = directory.appendingPathComponent("service-account.json").path
+            let fcmCA = directory.appendingPathComponent("fake-fcm-ca.pem").path
+            try JSONValue.object(account).serialized().write(toFile: accountPath, atomically: true, encoding: .utf8)
+            try fake.certificatePEM.write(toFile: fcmCA, atomically: true, encoding: .utf8)
+            environment.merge(fake.relayEnvironment(serviceAccountPath: accountPath, caFile: fcmCA)) { $1 }
+            environment["PUSHGATE_GATEWAY_FCM_PROJECT_ID"] = account["project_id"]?.stringValue
+            fcm = fake
+        } else {
+            fcm = nil
+        }
         for (name, value) in settings { environment["PUSHGATE_GATEWAY_" + name] = value }
         let configuration = try RelayConfiguration(arguments: [], environment: environment)
         let logger = Logger(component: "relay", minimumLevel: .debug, sink: logs)
@@ -52,6 +71,7 @@ final class GatewayHarness: Sendable {
     func stop() async {
         await relay.shutdown(graceSeconds: 1)
         fake.stop()
+        fcm?.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -167,11 +187,14 @@ final class GatewayHarness: Sendable {
     // MARK: - Time and the database
 
     /// Moves the manual clock, running due scheduler jobs, then waits for the deliveries and
-    /// prunes they started.
+    /// prunes they started. Jobs already due run first and their deliveries finish before the
+    /// clock moves, so a jump cannot run a delivery's request deadline out under it.
     func advance(byMs ms: Int64) async {
-        scheduler.advance(byMs: ms)
-        await gateway.waitForDeliveries()
-        await gateway.waitForMaintenance()
+        for step in ms > 0 ? [0, ms] : [0] {
+            scheduler.advance(byMs: step)
+            await gateway.waitForDeliveries()
+            await gateway.waitForMaintenance()
+        }
     }
 
     /// The rows of a query on the relay database (read-only connection), `columns` text columns each.

@@ -83,19 +83,25 @@ import PushgateTesting
 
     // §12 line 35: a run through every route and outcome, logged at debug level, leaks nothing.
     @Test func logsHoldNoSecrets() async throws {
-        let harness = try await GatewayHarness(settings: ["COALESCE_MS": "0"])
+        let harness = try await GatewayHarness(settings: ["COALESCE_MS": "0"], fcm: true)
         let host = try harness.newHost()
         let challenge = try await harness.issuedChallenge(host)
         let proof = try host.answer(challenge, nowMs: harness.clock.nowMilliseconds)
         let sessionReply = try await harness.answer(host, challengeId: challenge.challengeId, proof: proof)
         let session = try host.acceptSession(try #require(sessionReply.json)).sessionToken
         let tokens = (0..<3).map { _ in Hex.encode(SecureRandom.bytes(32)) }
+        let androidTokens = ["fcm-secret-" + Hex.encode(SecureRandom.bytes(24)), "fcm-secret-" + Hex.encode(SecureRandom.bytes(24))]
         var ids: [String] = []
         for (index, token) in tokens.enumerated() {
             ids.append(try await harness.register(GatewayHarness.device("device-\(index)", token: token), session: session))
         }
+        for (index, token) in androidTokens.enumerated() {
+            ids.append(try await harness.register(GatewayHarness.device("android-\(index)", token: token, environment: nil, platform: "android"),
+                                                  session: session))
+        }
         harness.fake.script(token: tokens[1], .init(status: 410, reason: .unregistered))
         harness.fake.script(token: tokens[2], .init(status: 500, reason: .internalServerError))
+        harness.fcm?.script(token: androidTokens[1], FakeFCMScript(.unregistered))
         let title = "Secret title \(UUID().uuidString)"
         let body = "Secret body \(UUID().uuidString)"
         _ = try await harness.send(GatewayHarness.send(ids, notificationId: "secret-note-id", title: title, body: body,
@@ -106,9 +112,11 @@ import PushgateTesting
         _ = try await harness.answer(host, challengeId: challenge.challengeId, proof: proof)
         await harness.advance(byMs: 60_000)
         #expect(harness.logs.lines.contains { $0.contains("gateway counters") })
-        let secrets = tokens + [title, body, session, HostProof.storedHash(ofSessionToken: session), Base64.encode(proof),
-                                host.hostFingerprint, Base64.encode(host.keyPair.publicKey), challenge.ciphertextB64,
-                                "secret-note-id", "secret-worktree"]
+        #expect(harness.gateway.counter("delivery_dead") == 2)
+        #expect(harness.gateway.counter("delivery_error") == 2)
+        let secrets = tokens + androidTokens + [title, body, session, HostProof.storedHash(ofSessionToken: session), Base64.encode(proof),
+                                                host.hostFingerprint, Base64.encode(host.keyPair.publicKey), challenge.ciphertextB64,
+                                                "secret-note-id", "secret-worktree"]
         #expect(await harness.stopAndFindLeaks(secrets).isEmpty)
     }
 

@@ -123,3 +123,112 @@ final class RecordingChannel: DeliveryChannel {
     }
     func shutdown() async {}
 }
+
+/// orca-gateway.md §12 lines 31 and 32 (FCM half): the Android lane against the fake FCM.
+@Suite struct GatewayFCMTests {
+    static let fcmToken = "fcm-token:" + String(repeating: "Ab_1-", count: 20)
+
+    // §12 line 31
+    @Test func fcmRequestIsExactlyAsSpecified() async throws {
+        let harness = try await GatewayHarness(settings: ["COALESCE_MS": "0", "ANDROID_CHANNEL_ID": "orca-test"], fcm: true)
+        let fcm = try #require(harness.fcm)
+        let host = try harness.newHost()
+        let session = try await harness.handshake(host)
+        let id = try await harness.register(GatewayHarness.device("pixel", token: Self.fcmToken, environment: nil, platform: "android"),
+                                            session: session)
+        _ = try await harness.send(GatewayHarness.send([id], agentState: nil), session: session)
+        await harness.advance(byMs: 0)
+        let send = try #require(fcm.sends.first)
+        #expect(send.status == 200 && send.path == "/v1/projects/pushgate-test/messages:send")
+        let expected: JSONValue = [
+            "token": .string(Self.fcmToken),
+            "notification": ["title": "Agent needs input", "body": "Waiting on your answer"],
+            "android": ["priority": "HIGH", "ttl": "14400s", "collapse_key": "ea503d892f34f0298079b79d21a57e4a",
+                        "notification": ["channel_id": "orca-test", "tag": "note-1"]],
+            "data": ["hostFingerprint": .string(host.hostFingerprint), "worktreeId": "wt-1", "notificationId": "note-1",
+                     "notificationSeq": "7", "notificationEpoch": "5c9e9a1e-0000-4000-8000-000000000000",
+                     "source": "agent-task-complete", "coalescedCount": "1"],
+        ]
+        #expect(send.message.map(JSONValue.object) == expected)
+        #expect(harness.gateway.counter("delivery_sent") == 1)
+
+        // Two events before the (zero-length) window's timer runs: one summary under host:<fingerprint>.
+        _ = try await harness.send(GatewayHarness.send([id]), session: session)
+        _ = try await harness.send(GatewayHarness.send([id], notificationId: "note-2"), session: session)
+        await harness.advance(byMs: 0)
+        #expect(fcm.sends.count == 2)
+        let summary = try #require(fcm.sends.last?.message)
+        #expect(summary["notification"] == ["title": "Orca", "body": "2 agents need attention"])
+        #expect(summary["android"]?["collapse_key"]?.stringValue == GatewayFCMMessage.collapseKey("host:" + host.hostFingerprint))
+        #expect(summary["android"]?["notification"]?["tag"]?.stringValue == "host:" + host.hostFingerprint)
+        #expect(summary["data"]?["agentState"] == "needs-input" && summary["data"]?["coalescedCount"] == "2")
+        await harness.stop()
+    }
+
+    // §12 line 31: the collapse key is hashed, not cut.
+    @Test func collapseKeysAreHashes() {
+        #expect(GatewayFCMMessage.collapseKey("note-1") == "ea503d892f34f0298079b79d21a57e4a")
+        #expect(GatewayFCMMessage.collapseKey("host:MAyclgO5Kks57TlY") == "9277f3553e3fda2d902a943c1720e9b2")
+        let long = String(repeating: "x", count: 70)
+        #expect(GatewayFCMMessage.collapseKey(long + "1") != GatewayFCMMessage.collapseKey(long + "2"))
+        let data = GatewayFCMMessage.data(JSONObject([("a", .integer(7)), ("b", .null), ("c", "s")]))
+        #expect(JSONValue.object(data) == ["a": "7", "c": "s"])
+    }
+
+    // §12 line 32 (FCM half)
+    @Test func fcmDeadTokenTable() async throws {
+        let harness = try await GatewayHarness(settings: ["COALESCE_MS": "0"], fcm: true)
+        let fcm = try #require(harness.fcm)
+        let session = try await harness.handshake(try harness.newHost())
+        let cases: [(FakeFCMError, Bool)] = [
+            (FakeFCMError(status: 404, errorStatus: "UNREGISTERED", message: "Requested entity was not found."), true),
+            (.unregistered, true),
+            (.invalidToken, true),
+            (FakeFCMError(status: 400, errorStatus: "INVALID_ARGUMENT", message: "Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration)",
+                          fcmErrorCode: "INVALID_ARGUMENT", fieldViolations: ["message.android.ttl"]), false),
+            (.unavailable, false),
+        ]
+        var ids: [String] = []
+        for (index, (error, _)) in cases.enumerated() {
+            let token = Self.fcmToken + "\(index)"
+            ids.append(try await harness.register(GatewayHarness.device("a\(index)", token: token, environment: nil, platform: "android"),
+                                                  session: session))
+            fcm.script(token: token, FakeFCMScript(error))
+        }
+        _ = try await harness.send(GatewayHarness.send(ids), session: session)
+        await harness.advance(byMs: 0)
+        let list = try await harness.call("GET", "/v1/devices", session: session)
+        #expect(list.json?["devices"]?.arrayValue?.map { $0["dead"]?.boolValue ?? false } == cases.map(\.1))
+        #expect(harness.gateway.counter("delivery_dead") == 3 && harness.gateway.counter("delivery_error") == 2)
+        // A transport error (FCM unreachable) is an error; the registration stays live.
+        fcm.stop()
+        _ = try await harness.send(GatewayHarness.send([ids[4]]), session: session)
+        await harness.advance(byMs: 0)
+        #expect(harness.gateway.counter("delivery_error") == 3)
+        #expect(try harness.rows("SELECT dead_at FROM push_devices WHERE registration_id = '\(ids[4])'") == [[nil]])
+        await harness.stop()
+    }
+
+    @Test func androidWithoutAProjectEndsAsError() async throws {
+        let harness = try await GatewayHarness(settings: ["COALESCE_MS": "0"])
+        let session = try await harness.handshake(try harness.newHost())
+        let id = try await harness.register(GatewayHarness.device("a", token: Self.fcmToken, environment: nil, platform: "android"),
+                                            session: session)
+        #expect(try await harness.send(GatewayHarness.send([id]), session: session) == ["\(id):queued"])
+        await harness.advance(byMs: 0)
+        #expect(harness.gateway.counter("delivery_error") == 1)
+        await harness.stop()
+    }
+
+    @Test func anFCMProjectMustBeTheServiceAccountsOwn() async throws {
+        for (settings, fcm) in [(["FCM_PROJECT_ID": "another-project"], true), (["FCM_PROJECT_ID": "pushgate-test"], false)] {
+            do {
+                let harness = try await GatewayHarness(settings: settings, fcm: fcm)
+                Issue.record("started with \(settings)")
+                await harness.stop()
+            } catch let error as ConfigurationError {
+                #expect(error.setting == "PUSHGATE_GATEWAY_FCM_PROJECT_ID")
+            }
+        }
+    }
+}
