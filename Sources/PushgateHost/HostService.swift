@@ -3,12 +3,14 @@ import PushgateProviders
 import Synchronization
 
 /// The host's logic without HTTP: alert tokens, events through the gate to the dispatcher,
-/// badge clearing, and status. The API and the executable are thin layers over it.
+/// badge clearing, Live Activities, and status. The API and the executable are thin layers over it.
 public final class HostService: Sendable {
     public let settings: HostSettings
     public let store: HostStore
     public let scheduler: any Scheduler
     let dispatcher: AlertDispatcher
+    /// Live Activity registrations, session states and their pushes.
+    public let liveActivities: LiveActivityEngine
     private let relay: RelayTransport?
     private let apnsClient: APNsClient?
     private let logger: Logger
@@ -25,11 +27,13 @@ public final class HostService: Sendable {
         var relay: RelayTransport?
         var apnsClient: APNsClient?
         let transport: (any AlertTransport)?
+        var liveActivityTransport: (any LiveActivityTransport)?
         switch settings.iosPushMode {
         case .relay:
             if let url = settings.relayURL {
-                relay = RelayTransport(client: SignedRelayClient(baseURL: url, key: settings.signingKey, clock: scheduler.clock),
-                                       store: store, logger: logger)
+                let client = SignedRelayClient(baseURL: url, key: settings.signingKey, clock: scheduler.clock)
+                relay = RelayTransport(client: client, store: store, logger: logger)
+                liveActivityTransport = RelayLiveActivityTransport(client: client, store: store, logger: logger)
             } else {
                 logger.warning("PUSHGATE_PUSH_RELAY_URL is not set; iOS pushes cannot leave this host until it is")
             }
@@ -39,11 +43,15 @@ public final class HostService: Sendable {
             let client = try APNsClient(configuration: direct.configuration, clock: scheduler.clock, logger: logger)
             apnsClient = client
             transport = DirectAPNsTransport(client: client, bundleId: direct.bundleId)
+            liveActivityTransport = DirectLiveActivityTransport(client: client, bundleId: direct.bundleId, clock: scheduler.clock)
         case .off:
             transport = nil
         }
         self.relay = relay
         self.apnsClient = apnsClient
+        liveActivities = LiveActivityEngine(store: try LiveActivityStore(path: settings.databasePath), transport: liveActivityTransport,
+                                            scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
+                                            logger: logger)
         dispatcher = AlertDispatcher(store: store, transport: transport,
                                      composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled()),
                                      clock: scheduler.clock, logger: logger)
@@ -51,15 +59,19 @@ public final class HostService: Sendable {
         gate.withLock { $0 = eventGate }
     }
 
-    /// Clears registrations cached for another relay URL, so a relay switch re-registers every token.
+    /// Clears registrations cached for another relay URL, so a relay switch re-registers every
+    /// token; starts the Live Activity engine's scheduled work.
     public func start() async throws {
         try await store.clearRegistrations(except: relay?.relayURL)
+        try await liveActivities.start()
     }
 
     // MARK: Events
 
-    /// Suppression, cooldown and debounce, then dispatch.
+    /// Suppression, cooldown and debounce, then dispatch; a `permission` or `question` event
+    /// also shows on the session's Live Activity rows.
     public func handle(_ event: HostEvent) async -> DispatchResult {
+        liveActivities.noteAttention(event)
         if event.parentSessionId != nil { return await suppressed(.child) }
         if event.system { return await suppressed(.system) }
         switch gate.withLock({ $0 })!.submit(event) {
@@ -105,12 +117,13 @@ public final class HostService: Sendable {
         await relay?.unregister(token)
     }
 
-    /// Re-registers every stored token (after an identity rotation or a relay switch).
+    /// Re-registers every stored token, alert and Live Activity (after an identity rotation or a relay switch).
     public func reregisterAll() async throws -> (registered: Int, total: Int) {
         try await store.clearRegistrations(except: nil)
         let tokens = try await store.alertTokens().map(\.token)
-        guard let relay else { return (0, tokens.count) }
-        return (await relay.prepare(tokens).count, tokens.count)
+        let live = try await liveActivities.reregisterAll()
+        guard let relay else { return (live.registered, tokens.count + live.total) }
+        return (await relay.prepare(tokens).count + live.registered, tokens.count + live.total)
     }
 
     public func clearBadge() async throws { try await store.clearBadge() }
@@ -130,8 +143,9 @@ public final class HostService: Sendable {
         ]))
     }
 
-    /// Stops the APNs client (direct mode).
+    /// Stops the Live Activity engine and the APNs client (direct mode).
     public func shutdown() async {
+        await liveActivities.stop()
         await waitForScheduledDispatches()
         await apnsClient?.shutdown()
     }

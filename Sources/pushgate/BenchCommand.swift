@@ -30,6 +30,7 @@ enum BenchCommand {
         Driver(name: "relay-post", usage: BenchRelayPost.usage, run: BenchRelayPost.run),
         Driver(name: "relay-send", usage: BenchRelaySendSuite.usage, run: BenchRelaySendSuite.run),
         Driver(name: "host-events", usage: BenchHostEventsSuite.usage, run: BenchHostEventsSuite.run),
+        Driver(name: "live-activity", usage: BenchLiveActivitySuite.usage, run: BenchLiveActivitySuite.run),
         Driver(name: "gateway", usage: BenchGatewaySuite.usage, run: BenchGatewaySuite.run),
     ]
 

@@ -75,11 +75,12 @@ public final class HostAPI: Sendable {
         router.get("/api/status") { _ in
             await handle(nil, logger) { _ in APIResponse.json(200, try await service.status()) }
         }
+        addLiveActivityRoutes(to: &router, service.liveActivities, clock: service.scheduler.clock, logger: logger)
         return router
     }
 
     /// Parses the body (when `request` is given) and maps failures to 400/500.
-    private static func handle(_ request: HTTPRequest?, _ logger: Logger,
+    static func handle(_ request: HTTPRequest?, _ logger: Logger,
                                _ body: (JSONValue) async throws -> HTTPResponse) async -> HTTPResponse {
         do {
             var json = JSONValue.null

@@ -27,6 +27,8 @@ public struct HostSettings: Sendable {
     /// Direct-APNs credentials; set only in `apns` mode.
     public let directAPNs: DirectAPNsSettings?
     public let logLevel: Logger.Level
+    /// Milliseconds between Live Activity refresh ticks; 0 disables the tick.
+    public let liveActivityRefreshIntervalMs: Int64
 
     /// `host.sqlite` in the home.
     public var databasePath: String { (home as NSString).appendingPathComponent("host.sqlite") }
@@ -76,7 +78,17 @@ public struct HostSettings: Sendable {
         }
         return HostSettings(home: home, file: file, signingKey: key, accessToken: accessToken, listenHost: host, listenPort: port,
                             relayURL: relayURL, iosPushMode: mode,
-                            directAPNs: mode == .apns ? try DirectAPNsSettings.resolve(value) : nil, logLevel: level)
+                            directAPNs: mode == .apns ? try DirectAPNsSettings.resolve(value) : nil, logLevel: level,
+                            liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)))
+    }
+
+    /// `PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS`: whole milliseconds, `0` disables the tick;
+    /// unset, invalid or negative → the default (host.md §6).
+    static func refreshInterval(_ text: String?) -> Int64 {
+        guard let text, let milliseconds = Int64(text.trimmingCharacters(in: .whitespaces)), milliseconds >= 0 else {
+            return LiveActivityEngine.defaultRefreshIntervalMs
+        }
+        return milliseconds
     }
 
     /// Replaces the signing identity in settings.json; returns the new key.

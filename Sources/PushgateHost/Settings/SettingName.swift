@@ -26,10 +26,12 @@ public struct SettingName: Sendable, Hashable {
     public static let apnsHostSandbox = SettingName("PUSHGATE_APNS_HOST_SANDBOX", "apnsHostSandbox")
     public static let apnsCAFile = SettingName("PUSHGATE_APNS_CA_FILE", "apnsCaFile", isPath: true)
     public static let logLevel = SettingName("PUSHGATE_LOG_LEVEL", "logLevel")
+    public static let liveActivityRefreshInterval = SettingName("PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS",
+                                                                "liveActivityRefreshIntervalMs")
 
     /// Every setting an environment variable can persist.
     public static let all: [SettingName] = [
         listen, accessToken, relayURL, iosPush, apnsKeyId, apnsTeamId, apnsP8, apnsP8Path, apnsBundleId,
-        apnsHostProduction, apnsHostSandbox, apnsCAFile, logLevel,
+        apnsHostProduction, apnsHostSandbox, apnsCAFile, logLevel, liveActivityRefreshInterval,
     ]
 }

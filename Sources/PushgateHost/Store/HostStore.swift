@@ -131,6 +131,15 @@ public actor HostStore {
         }
     }
 
+    /// Forgets every cached registration of `token` of `kind` (the relay no longer binds it).
+    public func forgetRegistration(token: String, kind: String) throws {
+        try connection.withStatement("DELETE FROM relay_registrations WHERE token = ? AND kind = ?") { statement in
+            try statement.bind(token, at: 1)
+            try statement.bind(kind, at: 2)
+            try statement.step()
+        }
+    }
+
     /// Drops every cached registration for another relay URL (all of them when `relayURL` is nil).
     public func clearRegistrations(except relayURL: String?) throws {
         if let relayURL { try run("DELETE FROM relay_registrations WHERE relay_url <> ?", relayURL) } else {

@@ -1,0 +1,46 @@
+import PushgateCore
+import PushgateProviders
+
+/// Delivers Live Activity pushes straight to APNs with the operator's own key, with the
+/// payload and headers the relay would send.
+///
+/// - Important: relay-protocol.md §5 — `{"aps":{timestamp, event, content-state,
+///   dismissal-date | stale-date}}`, topic `<bundleId>.push-type.liveactivity`, push type
+///   `liveactivity`, `apns-priority` 5 or 10 (host.md §6).
+public struct DirectLiveActivityTransport: LiveActivityTransport {
+    public var name: String { "apns" }
+    private let client: APNsClient
+    private let bundleId: String
+    private let clock: any WallClock
+
+    public init(client: APNsClient, bundleId: String, clock: any WallClock) {
+        self.client = client
+        self.bundleId = bundleId
+        self.clock = clock
+    }
+
+    public func prepare(_ tokens: [String]) async -> Set<String> { Set(tokens) }
+
+    public func unbind(_ token: String) async {}
+
+    public func forget(_ tokens: [String]) async {}
+
+    public func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome] {
+        let apnsEnvironment = APNsEnvironment(rawValue: environment) ?? .production
+        guard let payload = APNsPayload.liveActivity(timestamp: clock.nowMilliseconds / 1_000, event: push.event.rawValue,
+                                                     contentState: push.contentState.json,
+                                                     dismissalDate: push.dismissalDate, staleDate: push.staleDate) else {
+            return Dictionary(push.tokens.map { ($0, .failed) }, uniquingKeysWith: { first, _ in first })
+        }
+        let results = await forEachConcurrently(push.tokens, limit: DirectAPNsTransport.concurrency) { [client, bundleId] token -> (String, TokenOutcome) in
+            guard let notification = try? APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload,
+                                                                        priority: priority) else { return (token, .failed) }
+            switch await client.send(notification, environment: apnsEnvironment) {
+            case .delivered: return (token, .accepted)
+            case .dead: return (token, .dropped)
+            case .transient: return (token, .failed)
+            }
+        }
+        return Dictionary(results, uniquingKeysWith: { first, _ in first })
+    }
+}

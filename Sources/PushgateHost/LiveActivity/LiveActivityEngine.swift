@@ -1,0 +1,320 @@
+import PushgateCore
+import Synchronization
+
+/// Live Activities on the host: registrations, session states, the pushes that session ends,
+/// attention events and refresh ticks cause, and token expiry. Every change to the tokens runs
+/// on one serial lane, so two pushes never start from the same rows; relay calls that change
+/// no rows (registration, unregistration) run beside it.
+///
+/// - Important: host.md §6 — one token per (client, activity), the old one unregistered; at
+///   most 8 per client; 24 h expiry; `eventVersion` persisted per session and for `live`;
+///   removal after an accepted `end`, the token kept after a failed one, `drop` removes it.
+///   §7 — the refresh tick and the expiry sweep run on the scheduler; overlapping ticks are
+///   dropped, never queued; an interval of 0 schedules no tick.
+public final class LiveActivityEngine: Sendable {
+    /// `PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS` when unset or invalid.
+    public static let defaultRefreshIntervalMs: Int64 = 30_000
+    public static let maxTokensPerClient = 8
+    /// A token not registered again for this long expires.
+    public static let tokenLifetimeMs: Int64 = 24 * 60 * 60 * 1_000
+    /// How often expired tokens are looked for.
+    public static let expirySweepMs: Int64 = 60_000
+    /// The event-version id of an activity as a whole (refresh ticks).
+    public static let aggregateVersionId = "live"
+    /// The most requests in flight at once.
+    static let requestConcurrency = 4
+
+    public let store: LiveActivityStore
+    public let refreshIntervalMs: Int64
+    private let transport: (any LiveActivityTransport)?
+    private let scheduler: any Scheduler
+    private let logger: Logger
+    private let lane = SerialLane()
+    private let states = Mutex<[String: SessionState]>([:])
+    private let jobs = Mutex<[any ScheduledJob]>([])
+    private let ticking = Atomic<Bool>(false)
+    private let droppedTickCount = Atomic<Int>(0)
+
+    /// `transport` is nil when iOS push is off or no relay is configured: registrations are
+    /// kept, nothing is sent, no tick is scheduled.
+    public init(store: LiveActivityStore, transport: (any LiveActivityTransport)?, scheduler: any Scheduler,
+                refreshIntervalMs: Int64, logger: Logger) {
+        self.store = store
+        self.transport = transport
+        self.scheduler = scheduler
+        self.refreshIntervalMs = refreshIntervalMs
+        self.logger = logger.named("live-activity")
+    }
+
+    // MARK: Life cycle
+
+    /// Loads the tokens and schedules the refresh tick (unless the interval is 0) and the expiry sweep.
+    public func start() async throws {
+        _ = try await store.all()
+        var started: [any ScheduledJob] = []
+        if transport != nil && refreshIntervalMs > 0 {
+            started.append(scheduler.scheduleRepeating(everyMs: refreshIntervalMs) { [weak self] in self?.startTick() })
+        }
+        started.append(scheduler.scheduleRepeating(everyMs: Self.expirySweepMs) { [weak self] in self?.startExpiry() })
+        jobs.withLock { $0 += started }
+    }
+
+    /// Cancels the scheduled jobs and waits for work under way.
+    public func stop() async {
+        let cancelled = jobs.withLock { jobs in
+            defer { jobs = [] }
+            return jobs
+        }
+        for job in cancelled { job.cancel() }
+        await lane.drain()
+    }
+
+    /// Returns once every change and tick started so far has finished.
+    public func waitUntilIdle() async { await lane.drain() }
+
+    /// Ticks dropped because the one before was still running.
+    public var droppedTicks: Int { droppedTickCount.load(ordering: .relaxed) }
+
+    // MARK: Phone-facing
+
+    /// Stores or refreshes a token; registers it on the relay and unregisters the token it
+    /// replaced and those evicted.
+    public func register(_ registration: LiveActivityRegistration) async throws -> LiveActivityStore.RegistrationOutcome {
+        let outcome = try await lane.run {
+            let nowMs = self.scheduler.clock.nowMilliseconds
+            return try await self.store.register(registration, defaultRows: self.initialRows(registration.sessionId, nowMs: nowMs),
+                                                 maxPerClient: Self.maxTokensPerClient, nowMs: nowMs)
+        }
+        guard case .stored(let replaced, let evicted) = outcome, let transport else { return outcome }
+        _ = await transport.prepare([registration.token])
+        for token in [replaced].compactMap({ $0 }) + evicted { await transport.unbind(token) }
+        return outcome
+    }
+
+    /// Removes a token (only for the client that registered it) and unregisters it on the relay.
+    public func remove(_ removal: LiveActivityRemoval) async throws -> LiveActivityStore.RemovalOutcome {
+        let outcome = try await lane.run {
+            switch removal {
+            case .token(let token, let client): try await self.store.remove(token: token, client: client)
+            case .activity(let activityId, let client): try await self.store.remove(activityId: activityId, client: client)
+            }
+        }
+        if case .removed(let token) = outcome { await transport?.unbind(token) }
+        return outcome
+    }
+
+    /// Re-registers every token on the relay (after an identity rotation or a relay switch).
+    public func reregisterAll() async throws -> (registered: Int, total: Int) {
+        let tokens = try await store.all().map(\.token)
+        guard let transport else { return (0, tokens.count) }
+        return (await transport.prepare(tokens).count, tokens.count)
+    }
+
+    // MARK: Hub-facing
+
+    /// Records a session's state; `idle`/`error` of a top-level session settles its row on every
+    /// token that shows it and pushes at once (`end` when no row is still working).
+    ///
+    /// - Important: host.md §6 — independent of notification settings and visibility.
+    public func updateSession(_ update: SessionStateUpdate) async throws -> LiveActivityDelivery {
+        states.withLock { states in
+            var state = update.state
+            if let known = states[update.sessionId] { state.firstSeenMs = known.firstSeenMs }
+            states[update.sessionId] = state
+        }
+        guard update.state.isTopLevel, let settled = update.state.status.settledRowStatus else { return LiveActivityDelivery() }
+        return try await lane.run {
+            try await self.pushChanges(versionIds: [update.sessionId, Self.aggregateVersionId], provided: update.eventVersion,
+                                       endedSession: update.sessionId) { record, now in
+                LiveActivityRowRules.ended(record.rows, sessionId: update.sessionId, status: settled, title: update.state.title,
+                                           nowSeconds: now)
+            }
+        }
+    }
+
+    /// A `permission` or `question` event of a top-level session: its working rows show
+    /// `permission` or `input` (pushed at priority 10). Queued without waiting, so the event's
+    /// alert never waits for Live Activity pushes; nil for other event types and for child or
+    /// system sessions.
+    @discardableResult
+    public func noteAttention(_ event: HostEvent) -> Task<LiveActivityDelivery, any Error>? {
+        guard event.parentSessionId == nil, !event.system, let status = Self.attentionStatus(event.type) else { return nil }
+        return lane.submit {
+            do {
+                return try await self.pushChanges(versionIds: [event.sessionId, Self.aggregateVersionId], provided: nil,
+                                                  endedSession: nil) { record, _ in
+                    LiveActivityRowRules.marked(record.rows, sessionId: event.sessionId, status: status)
+                }
+            } catch {
+                self.logger.error("Live Activity update for an event failed; check host.sqlite", ["error": "\(error)"])
+                throw error
+            }
+        }
+    }
+
+    /// The row status an event type asks for: `permission` → `permission`, `question` → `input`.
+    static func attentionStatus(_ type: EventType) -> LiveActivityStatus? {
+        switch type {
+        case .permission: .permission
+        case .question: .input
+        default: nil
+        }
+    }
+
+    // MARK: Scheduled work
+
+    /// Starts a refresh tick, unless the previous one is still running: then this one is
+    /// dropped (nil), never queued.
+    @discardableResult
+    public func startTick() -> Task<LiveActivityDelivery, any Error>? {
+        guard ticking.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            droppedTickCount.add(1, ordering: .relaxed)
+            logger.debug("refresh tick dropped: the previous one is still running")
+            return nil
+        }
+        return lane.submit {
+            defer { self.ticking.store(false, ordering: .releasing) }
+            do {
+                return try await self.refresh()
+            } catch {
+                self.logger.error("Live Activity refresh tick failed; check host.sqlite", ["error": "\(error)"])
+                throw error
+            }
+        }
+    }
+
+    /// One tick: one snapshot of the session states, every token's rows recomputed, a push for
+    /// each token whose rows changed (none at all when nothing changed).
+    private func refresh() async throws -> LiveActivityDelivery {
+        let records = try await store.all()
+        guard !records.isEmpty else {
+            logger.debug("refresh tick", ["tokens": "0", "changed": "0"])
+            return LiveActivityDelivery()
+        }
+        let snapshot = states.withLock { $0 }
+        let nowMs = scheduler.clock.nowMilliseconds
+        let now = Double(nowMs) / 1_000
+        let candidates = LiveActivityRowRules.candidates(snapshot, nowSeconds: now)
+        var changes: [Change] = []
+        for index in records.indices {
+            let rows = LiveActivityRowRules.refreshed(records[index].rows, states: snapshot, candidates: candidates, nowSeconds: now)
+            if let content = LiveActivityContent(previous: records[index].rows, next: rows) {
+                changes.append(Change(record: records[index], content: content))
+            }
+        }
+        logger.debug("refresh tick", ["tokens": "\(records.count)", "changed": "\(changes.count)"])
+        return try await push(changes, versionIds: [Self.aggregateVersionId], provided: nil, nowMs: nowMs)
+    }
+
+    private func startExpiry() {
+        lane.submit {
+            do {
+                try await self.expire()
+            } catch {
+                self.logger.error("Live Activity token expiry failed; check host.sqlite", ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Removes tokens not seen for a day (unregistered on the relay) and forgets settled session
+    /// states as old.
+    private func expire() async throws {
+        let nowMs = scheduler.clock.nowMilliseconds
+        states.withLock { states in
+            states = states.filter { $0.value.status.settledRowStatus == nil || nowMs - $0.value.updatedAtMs < Self.tokenLifetimeMs }
+        }
+        let expired = try await store.expire(notSeenSince: nowMs - Self.tokenLifetimeMs)
+        guard !expired.isEmpty else { return }
+        logger.info("Live Activity tokens expired after a day without a registration", ["tokens": "\(expired.count)"])
+        for token in expired { await transport?.unbind(token) }
+    }
+
+    // MARK: Pushing
+
+    private struct Change: Sendable {
+        let record: LiveActivityRecord
+        let content: LiveActivityContent
+    }
+
+    private struct Batch: Sendable {
+        let push: LiveActivityPush
+        let environment: String
+        let content: LiveActivityContent
+    }
+
+    /// Applies `rows` to every token that shows something and pushes those that changed.
+    private func pushChanges(versionIds: [String], provided: Int64?, endedSession: String?,
+                             _ rows: (LiveActivityRecord, Double) -> [LiveActivityItem]) async throws -> LiveActivityDelivery {
+        let nowMs = scheduler.clock.nowMilliseconds
+        let changes = try await store.all().compactMap { record in
+            LiveActivityContent(previous: record.rows, next: rows(record, Double(nowMs) / 1_000), endedSession: endedSession)
+                .map { Change(record: record, content: $0) }
+        }
+        return try await push(changes, versionIds: versionIds, provided: provided, nowMs: nowMs)
+    }
+
+    /// Sends the changes, tokens that show the same sharing a request (at most 100 each), and
+    /// keeps the rows of accepted updates; accepted ends and dropped tokens are removed, failed
+    /// ones keep their old rows so the next change or tick tries again.
+    private func push(_ changes: [Change], versionIds: [String], provided: Int64?, nowMs: Int64) async throws -> LiveActivityDelivery {
+        guard let transport, !changes.isEmpty else { return LiveActivityDelivery() }
+        let version = try await store.nextEventVersion(ids: versionIds, provided: provided, nowMs: nowMs)
+        let ready = await transport.prepare(changes.map(\.record.token))
+        var delivery = LiveActivityDelivery(failed: changes.filter { !ready.contains($0.record.token) }.count)
+        var groups: [String: [Change]] = [:]
+        var order: [String] = []
+        for change in changes where ready.contains(change.record.token) {
+            let key = change.record.environment + "\u{0}" + change.content.groupKey
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(change)
+        }
+        var batches: [Batch] = []
+        for key in order {
+            let members = groups[key] ?? []
+            for start in stride(from: 0, to: members.count, by: LiveActivityPush.tokenCount.upperBound) {
+                let tokens = members[start..<min(start + LiveActivityPush.tokenCount.upperBound, members.count)].map(\.record.token)
+                let content = members[start].content
+                batches.append(Batch(push: try content.push(tokens: tokens, eventVersion: version, nowMs: nowMs),
+                                     environment: members[start].record.environment, content: content))
+            }
+        }
+        let results = await forEachConcurrently(batches, limit: Self.requestConcurrency) { batch in
+            (batch, await transport.deliver(batch.push, environment: batch.environment, priority: batch.content.priority))
+        }
+        var kept: [(token: String, rows: [LiveActivityItem])] = []
+        var removed: [String] = []
+        for (batch, outcomes) in results {
+            delivery.requests += 1
+            for token in batch.push.tokens {
+                switch outcomes[token] ?? .failed {
+                case .accepted:
+                    delivery.accepted += 1
+                    // After an accepted end the activity is over; the relay has unbound the token too.
+                    if batch.content.event == .end { removed.append(token) } else { kept.append((token, batch.content.rows)) }
+                case .dropped:
+                    delivery.dropped += 1
+                    removed.append(token)
+                case .failed:
+                    delivery.failed += 1
+                }
+            }
+        }
+        try await store.save(rows: kept)
+        try await store.remove(tokens: removed)
+        await transport.forget(removed)
+        logger.info("Live Activity pushes sent", ["transport": transport.name, "requests": "\(delivery.requests)",
+                                                  "accepted": "\(delivery.accepted)", "failed": "\(delivery.failed)",
+                                                  "dropped": "\(delivery.dropped)", "eventVersion": "\(version)"])
+        return delivery
+    }
+
+    /// The row a token shows when the phone sent none: its session, as the hub last described it.
+    private func initialRows(_ sessionId: String, nowMs: Int64) -> [LiveActivityItem] {
+        let state = states.withLock { $0[sessionId] }
+        let now = Double(nowMs) / 1_000
+        let settled = state?.status.settledRowStatus
+        let status = settled ?? (state?.status == .retry ? .retry : .working)
+        return [try? LiveActivityItem(sessionID: sessionId, title: state?.title ?? "", status: status, startedAt: now,
+                                      endedAt: settled == nil ? nil : now)].compactMap { $0 }
+    }
+}

@@ -1,0 +1,15 @@
+import PushgateCore
+
+/// A way out for Live Activity pushes: the signed relay or direct APNs.
+public protocol LiveActivityTransport: Sendable {
+    /// A short name for logs (`relay`, `apns`).
+    var name: String { get }
+    /// Makes `tokens` deliverable (relay registration, cached); returns those that are. Never throws.
+    func prepare(_ tokens: [String]) async -> Set<String>
+    /// Removes this host's binding of a token it stopped updating (replaced, evicted, expired, deleted).
+    func unbind(_ token: String) async
+    /// Forgets what is known about tokens the provider already let go (after an accepted `end`, or `drop`).
+    func forget(_ tokens: [String]) async
+    /// Sends one push at `apns-priority` `priority`; one outcome per token. Never throws.
+    func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome]
+}

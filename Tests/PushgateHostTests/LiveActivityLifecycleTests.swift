@@ -1,0 +1,177 @@
+import Foundation
+import PushgateCore
+@testable import PushgateHost
+import PushgateTesting
+import Testing
+
+/// host.md §9 line 18 and §6 (session end, failed end, drop, priority): host ↔ real relay
+/// (every signature verified) ↔ fake APNs, manual clock; exact payloads and headers.
+@Suite struct LiveActivityLifecycleTests {
+    static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]
+    static let started = 1_764_669_000.5
+    static let headersEnd = ["apns-topic: dev.pushgate.tests.push-type.liveactivity", "apns-push-type: liveactivity",
+                             "apns-priority: 10", "apns-expiration: 0"]
+    static let headersRoutine = ["apns-topic: dev.pushgate.tests.push-type.liveactivity", "apns-push-type: liveactivity",
+                                 "apns-priority: 5", "apns-expiration: 0"]
+
+    @Test func idleSessionWithOneRowEndsCompleteWithIntegerDismissalAndIsRemoved() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let token = TestToken.make()
+        #expect(try await harness.registerActivity(token, activity: "act-1", session: "s1",
+                                                   items: [activityRow("s1", "Build", "working", startedAt: Self.started)]) == 200)
+        harness.scheduler.advance(byMs: 1_234)
+        let answer = try await harness.state("s1", "idle")
+        #expect(answer == (try wire(["ok": true, "requests": 1, "accepted": 1, "failed": 0, "dropped": 0])))
+        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
+        let pushes = harness.activityPushes(token)
+        #expect(pushes.count == 1)
+        #expect(pushes.first?.payload == (try activityPayload(
+            timestamp: harness.nowSeconds, event: "end", status: "complete", eventVersion: nowMs, updatedAt: now, endedAt: now,
+            title: "Build", workingCount: 0, items: [activityRow("s1", "Build", "complete", startedAt: Self.started, endedAt: now)],
+            dismissalDate: harness.nowSeconds + 900)))
+        #expect(pushes.first?.apnsHeaders == Self.headersEnd)
+        #expect(pushes.first?.header("apns-collapse-id") == nil)
+        // 200 from the relay: it verified the signature over its own normalisation of the request.
+        #expect(harness.relayCount("live-activity") == 1 && harness.relayCount("register-la") == 1)
+        #expect(try await harness.activity(token) == nil, "an accepted end removes the token")
+        #expect(harness.leaks([token, "Build"]).isEmpty)
+        await harness.stop()
+    }
+
+    @Test func errorSessionEndsWithAnHourOfDismissal() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let token = TestToken.make()
+        try await harness.registerActivity(token, activity: "act-1", session: "s1",
+                                           items: [activityRow("s1", "Migrate", "working", startedAt: Self.started)])
+        try await harness.state("s1", "error", title: "Migrate DB")
+        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
+        let push = try #require(harness.activityPushes(token).first)
+        #expect(push.payload == (try activityPayload(
+            timestamp: harness.nowSeconds, event: "end", status: "error", eventVersion: nowMs, updatedAt: now, endedAt: now,
+            title: "Migrate DB", workingCount: 0, items: [activityRow("s1", "Migrate DB", "error", startedAt: Self.started, endedAt: now)],
+            dismissalDate: harness.nowSeconds + 3_600)))
+        #expect(push.apnsHeaders == Self.headersEnd)
+        await harness.stop()
+    }
+
+    @Test func anotherRowStillWorkingSendsUpdateWithIntegerStaleDate() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let token = TestToken.make()
+        try await harness.registerActivity(token, activity: "act-1", session: "s1", items: [
+            activityRow("s1", "Build", "working", startedAt: Self.started), activityRow("s2", "Test", "working", startedAt: Self.started + 1),
+        ])
+        harness.scheduler.advance(byMs: 777)
+        try await harness.state("s1", "idle")
+        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
+        #expect(now != now.rounded(.down), "a fractional updatedAt shows that staleDate is floored")
+        let update = try #require(harness.activityPushes(token).last)
+        #expect(update.payload == (try activityPayload(
+            timestamp: harness.nowSeconds, event: "update", status: "working", eventVersion: nowMs, updatedAt: now,
+            title: "Test", workingCount: 1,
+            items: [activityRow("s1", "Build", "complete", startedAt: Self.started, endedAt: now),
+                    activityRow("s2", "Test", "working", startedAt: Self.started + 1)],
+            staleDate: Int64(now.rounded(.down)) + 1_200)))
+        #expect(update.apnsHeaders == Self.headersRoutine, "a row completing is routine: priority 5")
+        #expect(try await harness.activity(token)?.rows.map(\.status) == [.complete, .working])
+
+        // The second session fails: a change into error is urgent; then nothing works any more → end.
+        try await harness.state("s2", "error")
+        let ended = try #require(harness.activityPushes(token).last)
+        #expect(ended.payload?["aps"]?["event"] == "end" && ended.payload?["aps"]?["content-state"]?["status"] == "error")
+        #expect(ended.payload?["aps"]?["content-state"]?["eventVersion"] == .integer(nowMs + 1), "same millisecond: previous + 1")
+        #expect(ended.apnsHeaders == Self.headersEnd)
+        #expect(harness.activityPushes(token).count == 2)
+        await harness.stop()
+    }
+
+    @Test func childAndSystemSessionsAndRepeatsSendNothing() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let token = TestToken.make()
+        try await harness.registerActivity(token, activity: "act-1", session: "s1",
+                                           items: [activityRow("s1", "Build", "working", startedAt: Self.started)])
+        #expect(try await harness.state("s1", "idle", extra: [("parentId", "p1")])["requests"] == 0)
+        #expect(try await harness.state("s1", "error", extra: [("system", true)])["requests"] == 0)
+        #expect(try await harness.state("s1", "busy")["requests"] == 0, "busy does not push by itself")
+        #expect(harness.activityPushes(token).isEmpty)
+        #expect(try await harness.activity(token)?.rows.map(\.status) == [.working])
+        await harness.stop()
+    }
+
+    @Test func failedEndKeepsTheTokenAndTheNextEndSucceeds() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let token = TestToken.make()
+        try await harness.registerActivity(token, activity: "act-1", session: "s1",
+                                           items: [activityRow("s1", "Build", "working", startedAt: Self.started)])
+        harness.fake.script(token: token, ScriptedResponse(status: 500, reason: .internalServerError))
+        #expect(try await harness.state("s1", "idle") == (try wire(["ok": true, "requests": 1, "accepted": 0, "failed": 1, "dropped": 0])))
+        let kept = try #require(try await harness.activity(token))
+        #expect(kept.rows.map(\.status) == [.working], "the failed end leaves the rows as they were, so it is tried again")
+        harness.fake.clearScripts()
+        harness.scheduler.advance(byMs: 1)
+        #expect(try await harness.state("s1", "idle")["accepted"] == 1)
+        #expect(harness.activityPushes(token).map { $0.payload?["aps"]?["event"] } == ["end", "end"])
+        #expect(try await harness.activity(token) == nil)
+        await harness.stop()
+    }
+
+    @Test func dropRemovesTheToken() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let dead = TestToken.make(), alive = TestToken.make()
+        for (token, activity) in [(dead, "act-1"), (alive, "act-2")] {
+            try await harness.registerActivity(token, activity: activity, session: "s1", items: [
+                activityRow("s1", "Build", "working", startedAt: Self.started), activityRow("s2", "Test", "working", startedAt: Self.started),
+            ])
+        }
+        harness.fake.script(token: dead, .unregistered)
+        let answer = try await harness.state("s1", "idle")
+        #expect(answer == (try wire(["ok": true, "requests": 1, "accepted": 1, "failed": 0, "dropped": 1])), "same rows: one request")
+        #expect(try await harness.activity(dead) == nil)
+        #expect(try await harness.activity(alive)?.rows.map(\.status) == [.complete, .working])
+        await harness.stop()
+    }
+
+    @Test func permissionAndQuestionEventsAreUrgentUpdates() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let token = TestToken.make()
+        try await harness.registerActivity(token, activity: "act-1", session: "s1", items: [
+            activityRow("s1", "Build", "working", startedAt: Self.started), activityRow("s2", "Test", "working", startedAt: Self.started),
+        ])
+        _ = try await harness.event("permission", "s2", extra: [("requestId", "r1")])
+        await harness.service.liveActivities.waitUntilIdle()
+        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
+        let push = try #require(harness.activityPushes(token).last)
+        #expect(push.payload == (try activityPayload(
+            timestamp: harness.nowSeconds, event: "update", status: "working", eventVersion: nowMs, updatedAt: now,
+            title: "Build", workingCount: 2,
+            items: [activityRow("s1", "Build", "working", startedAt: Self.started),
+                    activityRow("s2", "Test", "permission", startedAt: Self.started)],
+            staleDate: Int64(now.rounded(.down)) + 1_200)))
+        #expect(push.apnsHeaders.contains("apns-priority: 10"))
+        _ = try await harness.event("question", "s1")
+        await harness.service.liveActivities.waitUntilIdle()
+        #expect(harness.activityPushes(token).last?.payload?["aps"]?["content-state"]?["status"] == "input")
+        #expect(harness.activityPushes(token).last?.apnsHeaders.contains("apns-priority: 10") == true)
+        _ = try await harness.event("permission", "c1", extra: [("parentSessionId", "s1")])
+        _ = try await harness.event("question", "s1")
+        await harness.service.liveActivities.waitUntilIdle()
+        #expect(harness.activityPushes(token).count == 2, "a child's event and a repeat change nothing")
+        await harness.stop()
+    }
+
+    @Test func directAPNsModeSendsTheSamePayload() async throws {
+        let harness = try await HostHarness(mode: .apns, hostEnvironment: Self.noTicks)
+        let token = TestToken.make()
+        try await harness.registerActivity(token, activity: "act-1", session: "s1", environment: "sandbox")
+        let registeredAt = Double(harness.clock.nowMilliseconds) / 1_000
+        try await harness.state("s1", "idle", title: "Refactor")
+        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
+        let push = try #require(harness.activityPushes(token).first)
+        #expect(push.payload == (try activityPayload(
+            timestamp: harness.nowSeconds, event: "end", status: "complete", eventVersion: nowMs, updatedAt: now, endedAt: now,
+            title: "Refactor", workingCount: 0, items: [activityRow("s1", "Refactor", "complete", startedAt: registeredAt, endedAt: now)],
+            dismissalDate: harness.nowSeconds + 900)))
+        #expect(push.apnsHeaders == Self.headersEnd)
+        #expect(try await harness.activity(token) == nil)
+        await harness.stop()
+    }
+}
