@@ -42,6 +42,7 @@ import PushgateTesting
             #expect(reply.status == 400 && reply.text == #"{"error":"invalid_request"}"#, "\(name)")
         }
         #expect(try harness.count("SELECT count(*) FROM push_devices") == 0)
+        #expect(harness.gateway.counter("device_rejected") == refused.count)
         // The accepted forms: upper-case hex, an empty filter, Android without an environment, 128-char id.
         let accepted: [JSONValue] = [
             body { $0["token"] = .string(iosToken.uppercased()) },

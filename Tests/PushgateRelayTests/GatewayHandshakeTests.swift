@@ -134,6 +134,7 @@ import PushgateCore
             let reply = try await harness.call("POST", "/v1/host/session", body: Array(body.utf8))
             #expect(reply.status == 400 && reply.error == "invalid_request", "\(body.prefix(40))")
         }
+        #expect(harness.gateway.counter("session_rejected") == 7)
         await harness.stop()
     }
 
@@ -153,6 +154,7 @@ import PushgateCore
             #expect(reply.status == 400 && reply.text == #"{"error":"invalid_request"}"#, "\(body)")
         }
         #expect(try harness.count("SELECT count(*) FROM push_challenges") == 0)
+        #expect(harness.gateway.counter("challenge_rejected") == bodies.count)
 
         let host = try harness.newHost()
         let challenge = try await harness.issuedChallenge(host)
@@ -213,6 +215,7 @@ import PushgateCore
         #expect(expired.status == 401 && expired.text == #"{"error":"session_expired"}"#)
         let send = try await harness.call("POST", "/v1/send", json: GatewayHarness.send(["r"]), session: session)
         #expect(send.status == 401 && send.error == "session_expired")
+        #expect(harness.gateway.counter("request_error") == 6)
         await harness.stop()
     }
 }

@@ -101,14 +101,13 @@ final class GatewayService: Sendable {
     }
 
     private func challenge(_ body: [UInt8]) async throws(RelayError) -> RelayResponse {
-        let request = try rejecting(.challengeRejected) { () throws(RelayError) in try GatewayChallengeRequest(body: body) }
+        let request = try GatewayChallengeRequest(body: body)
         let issue: ChallengeIssue
         do {
             issue = try ChallengeIssue.fresh(hostPublicKey: request.hostPublicKey, gatewayOrigin: configuration.publicURL,
                                              nowMs: clock.nowMilliseconds)
         } catch {
             // libsodium refuses a low-order key: it cannot receive a box.
-            counters.count(.challengeRejected)
             throw .invalidRequest
         }
         try await storing {
@@ -117,12 +116,11 @@ final class GatewayService: Sendable {
                 hostPublicKeyB64: request.hostPublicKeyB64, secretHash: issue.secretHash, transcriptB64: nil,
                 expiresAt: issue.challenge.expiresAt))
         }
-        counters.count(.challengeIssued)
         return .json(200, issue.challenge.json)
     }
 
     private func session(_ body: [UInt8]) async throws(RelayError) -> RelayResponse {
-        let request = try rejecting(.sessionRejected) { () throws(RelayError) in try GatewaySessionRequest(body: body) }
+        let request = try GatewaySessionRequest(body: body)
         let now = clock.nowMilliseconds
         let token = HostProof.newSessionToken()
         let expiresAt = now + Self.sessionLifetimeMs
@@ -134,13 +132,10 @@ final class GatewayService: Sendable {
         }
         switch outcome {
         case .unknownChallenge:
-            counters.count(.sessionRejected)
             throw .invalidChallenge
         case .refused:
-            counters.count(.sessionRejected)
             throw .invalidProof
         case .redeemed(let fingerprint):
-            counters.count(.sessionIssued)
             return .json(200, .object(JSONObject([
                 ("sessionToken", .string(token)), ("expiresAt", .integer(expiresAt)), ("hostFingerprint", .string(fingerprint)),
             ])))
@@ -157,7 +152,7 @@ final class GatewayService: Sendable {
     }
 
     private func registerDevice(_ body: [UInt8], host: String) async throws(RelayError) -> RelayResponse {
-        let request = try rejecting(.deviceRejected) { () throws(RelayError) in try GatewayDeviceRequest(body: body) }
+        let request = try GatewayDeviceRequest(body: body)
         let registration = GatewayDeviceRegistration(hostFingerprint: host, deviceId: request.deviceId, platform: request.platform,
                                                      token: request.token, apnsEnvironment: request.apnsEnvironment,
                                                      filterJSON: request.filterJSON)
@@ -166,12 +161,8 @@ final class GatewayService: Sendable {
             try await self.store.registerDevice(registration, newRegistrationId: RandomUUID.lowercase(), nowMs: now)
         }
         switch outcome {
-        case .registered(let id):
-            counters.count(.deviceRegistered)
-            return .json(200, .object(JSONObject([("registrationId", .string(id))])))
-        case .tooManyDevices:
-            counters.count(.deviceRejected)
-            throw .tooManyDevices
+        case .registered(let id): return .json(200, .object(JSONObject([("registrationId", .string(id))])))
+        case .tooManyDevices: throw .tooManyDevices
         }
     }
 
@@ -179,7 +170,6 @@ final class GatewayService: Sendable {
         guard try await storing({ try await self.store.deleteDevice(registrationId: registrationId, hostFingerprint: host) }) else {
             throw .notFound
         }
-        counters.count(.deviceDeleted)
         return RelayResponse(status: 204, body: [], contentType: "application/json")
     }
 
@@ -223,16 +213,6 @@ final class GatewayService: Sendable {
 
     // MARK: - Shared steps
 
-    /// Runs a request parser, counting `event` when it refuses.
-    private func rejecting<T>(_ event: GatewayCounters.Event, _ parse: () throws(RelayError) -> T) throws(RelayError) -> T {
-        do {
-            return try parse()
-        } catch {
-            counters.count(event)
-            throw error
-        }
-    }
-
     /// Runs a store call; a store failure is logged by type name and answered 500.
     private func storing<T: Sendable>(_ call: @Sendable () async throws -> T) async throws(RelayError) -> T {
         do {
@@ -243,12 +223,23 @@ final class GatewayService: Sendable {
         }
     }
 
+    /// Counts an answer in the relay's request metrics and in the §10 counters: issued or
+    /// rejected for the handshake and registration, deleted, and `request_error` for every other
+    /// refusal but a 429 (counted as `ip_rate_limited` where it happens).
     private func answered(_ route: GatewayRoute, _ response: RelayResponse) -> RelayResponse {
         metrics.request(route: route.metricName, status: response.status, outcome: response.errorCode ?? "ok")
-        let specific: Set<GatewayRoute> = [.challenge, .session, .registerDevice]
-        if response.status >= 400, response.status != 429, !(specific.contains(route) && [400, 401, 409].contains(response.status)) {
-            counters.count(.requestError)
+        let event: GatewayCounters.Event? = switch (route, response.status) {
+        case (.challenge, 200): .challengeIssued
+        case (.challenge, 400): .challengeRejected
+        case (.session, 200): .sessionIssued
+        case (.session, 400), (.session, 401): .sessionRejected
+        case (.registerDevice, 200): .deviceRegistered
+        case (.registerDevice, 400), (.registerDevice, 409): .deviceRejected
+        case (.deleteDevice, 204): .deviceDeleted
+        case (_, 429), (_, ..<400): nil
+        default: .requestError
         }
+        if let event { counters.count(event) }
         return response
     }
 }
