@@ -6,14 +6,14 @@ import Testing
 @Suite struct GroupCommitQueueTests {
     private struct Setup {
         let dir: TemporaryDirectory
-        let worker: SQLiteWorker
-        let queue: GroupCommitQueue
+        let worker: ConnectionWorker<SQLiteConnection>
+        let queue: GroupCommitQueue<SQLiteConnection>
     }
 
     private func makeQueue() async throws -> Setup {
         let dir = try TemporaryDirectory()
         let path = dir.file("q.sqlite")
-        let worker = SQLiteWorker(label: "test.writer")
+        let worker = ConnectionWorker<SQLiteConnection>(label: "test.writer")
         try await worker.open {
             let connection = try SQLiteConnection(path: path)
             try connection.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
@@ -29,7 +29,7 @@ import Testing
 
     /// Holds the worker inside a write until `release` is signalled, so later writes pile up;
     /// returns once the write is being applied.
-    private func blockWorker(_ queue: GroupCommitQueue, release: DispatchSemaphore) async -> Task<Int64, any Error> {
+    private func blockWorker(_ queue: GroupCommitQueue<SQLiteConnection>, release: DispatchSemaphore) async -> Task<Int64, any Error> {
         let entered = Flag()
         let task = Task {
             try await queue.submit { connection in
@@ -42,7 +42,7 @@ import Testing
         return task
     }
 
-    private func waitUntilPending(_ queue: GroupCommitQueue, count: Int) async {
+    private func waitUntilPending(_ queue: GroupCommitQueue<SQLiteConnection>, count: Int) async {
         while queue.pendingCount < count { await Task.yield() }
     }
 

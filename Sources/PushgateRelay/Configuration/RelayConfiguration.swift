@@ -1,5 +1,6 @@
 import Foundation
 import PushgateHTTP
+import PushgateStore
 
 /// Every setting of `pushgate-relay`, resolved and validated.
 ///
@@ -24,7 +25,8 @@ public struct RelayConfiguration: Sendable {
     public var port: Int = 8788
     public var trustProxy = false
     public var databasePath = "./data/relay.sqlite"
-    public var databaseURL: String?
+    /// Switches the store (and the replay set) to PostgreSQL; prints without its password.
+    public var databaseURL: PostgreSQLURL?
     public var timestampSkewMs: Int64 = 300_000
     public var replayMs: Int64 = 600_000
     public var maxReplayEntries = 10_000
@@ -71,9 +73,12 @@ public struct RelayConfiguration: Sendable {
         port = try source.integer("PORT", default: port, in: 0...65_535)
         trustProxy = try source.bool("TRUST_PROXY")
         databasePath = source.value("DATABASE_PATH") ?? databasePath
-        databaseURL = source.value("DATABASE_URL")
-        if let url = databaseURL, !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
-            throw ConfigurationError(setting: SettingsSource.displayName("DATABASE_URL"), problem: "must be a postgres:// URL")
+        if let url = source.value("DATABASE_URL") {
+            do {
+                databaseURL = try PostgreSQLURL(url)
+            } catch {
+                throw ConfigurationError(setting: SettingsSource.displayName("DATABASE_URL"), problem: "is not usable: \(error.message)")
+            }
         }
         timestampSkewMs = Int64(try source.integer("TIMESTAMP_SKEW_MS", default: Int(timestampSkewMs), in: 1_000...86_400_000))
         replayMs = Int64(try source.integer("REPLAY_MS", default: Int(replayMs), in: 1_000...604_800_000))

@@ -22,6 +22,12 @@ public final class RelayGateway: Sendable {
     static func start(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
                       relay: RelayService, logger: Logger) async throws -> RelayGateway? {
         guard let settings = configuration.gateway else { return nil }
+        guard configuration.databaseURL == nil else {
+            // Windows and quotas would silently split from the bindings' shared store.
+            throw ConfigurationError(setting: GatewayConfiguration.prefix + "PUBLIC_URL",
+                                     problem: "needs the SQLite store for now: there is no PostgreSQL gateway store yet "
+                                         + "(unset PUSHGATE_RELAY_DATABASE_URL or leave the gateway off)")
+        }
         let logger = logger.named("gateway")
         let android = try settings.androidLane(configuration, channel: channel, clock: scheduler.clock, logger: logger)
         let store = try await SQLiteGatewayStore.open(path: configuration.databasePath)

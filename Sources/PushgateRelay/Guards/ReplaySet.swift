@@ -1,20 +1,15 @@
 import PushgateCore
+import PushgateStore
 import Synchronization
 
-/// Remembers request keys for `ttlMs` so a captured request cannot be used twice.
+/// Remembers request keys for `ttlMs` in this process, so a captured request cannot be used
+/// twice (the relay's replay set with a SQLite store).
 ///
 /// - Important: the key uses the low-S form of the signature so a high-S twin is a replay too;
 ///   at `maxEntries` live keys a new key is refused (relay-protocol.md §2).
-public final class ReplaySet: Sendable {
+public final class ReplaySet: ReplayKeyStore {
     /// What ``record(_:nowMs:)`` found.
-    public enum Outcome: Sendable, Equatable {
-        /// First sighting; the key is now remembered.
-        case fresh
-        /// Seen before, within the time to live.
-        case replay
-        /// No room for another key.
-        case full
-    }
+    public typealias Outcome = ReplayOutcome
 
     /// The first 128 bits of a key's SHA-256: a fixed 16 bytes per key instead of the ~150-byte
     /// key text, and still collision-free for keys an attacker chooses (2^64 work for a birthday pair).
@@ -89,4 +84,6 @@ extension ReplaySet {
         let digest = Digest(key)
         state.withLock { _ = $0.expiry.removeValue(forKey: digest) }
     }
+
+    public func keyCount() -> Int { count }
 }

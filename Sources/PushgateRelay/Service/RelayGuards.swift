@@ -1,21 +1,23 @@
 import PushgateCore
+import PushgateStore
 
-/// The relay's shared limits: per-IP and per-`serverId` rate limits, the replay set and the
-/// in-flight gate, sized from the configuration.
+/// The relay's shared limits: per-IP and per-`serverId` rate limits, the replay set (in
+/// memory, or shared through PostgreSQL) and the in-flight gate, sized from the configuration.
 ///
 /// - Important: relay-protocol.md §2 (rate limits, replay, in-flight gate).
 public final class RelayGuards: Sendable {
     let registerByIP: RateLimiter
     let sendByIP: RateLimiter
     let sendByServer: RateLimiter
-    let replay: ReplaySet
+    let replay: any ReplayKeyStore
     let gate: InFlightGate
 
-    public init(configuration: RelayConfiguration) {
+    /// - Parameter replay: the shared replay set, or `nil` for one in this process.
+    public init(configuration: RelayConfiguration, replay: (any ReplayKeyStore)? = nil) {
         registerByIP = RateLimiter(limit: configuration.registerLimitPerMinute)
         sendByIP = RateLimiter(limit: configuration.sendLimitPerMinute)
         sendByServer = RateLimiter(limit: configuration.serverSendLimitPerMinute)
-        replay = ReplaySet(ttlMs: configuration.replayMs, maxEntries: configuration.maxReplayEntries)
+        self.replay = replay ?? ReplaySet(ttlMs: configuration.replayMs, maxEntries: configuration.maxReplayEntries)
         gate = InFlightGate(limit: configuration.maxInFlight)
     }
 
@@ -27,10 +29,10 @@ public final class RelayGuards: Sendable {
     }
 
     /// Drops expired limiter keys and replay keys; the scheduler runs this every few seconds.
-    func purge(nowMs: Int64) {
+    func purge(nowMs: Int64) async throws {
         registerByIP.purge(nowMs: nowMs)
         sendByIP.purge(nowMs: nowMs)
         sendByServer.purge(nowMs: nowMs)
-        replay.purge(nowMs: nowMs)
+        try await replay.purge(nowMs: nowMs)
     }
 }

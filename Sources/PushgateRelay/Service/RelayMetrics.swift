@@ -32,7 +32,7 @@ public final class RelayMetrics: Sendable {
     }
 
     /// The exposition text, with the gauges read at call time.
-    public func render(inFlight: Int, replayEntries: Int, bindings: Int?) -> String {
+    public func render(inFlight: Int, replayEntries: Int?, bindings: Int?) -> String {
         let snapshot = counters.withLock { $0 }
         var text = "# TYPE pushgate_relay_requests_total counter\n"
         for (labels, value) in snapshot.requests.sorted(by: { $0.key < $1.key }) {
@@ -43,7 +43,9 @@ public final class RelayMetrics: Sendable {
             text += "pushgate_relay_provider_results_total{\(labels)} \(value)\n"
         }
         text += "# TYPE pushgate_relay_in_flight gauge\npushgate_relay_in_flight \(inFlight)\n"
-        text += "# TYPE pushgate_relay_replay_entries gauge\npushgate_relay_replay_entries \(replayEntries)\n"
+        if let replayEntries {
+            text += "# TYPE pushgate_relay_replay_entries gauge\npushgate_relay_replay_entries \(replayEntries)\n"
+        }
         if let bindings {
             text += "# TYPE pushgate_relay_bound_tokens gauge\npushgate_relay_bound_tokens \(bindings)\n"
         }

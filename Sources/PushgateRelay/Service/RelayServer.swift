@@ -14,7 +14,7 @@ public final class RelayServer: Sendable {
     /// The port the HTTP server listens on.
     public let port: UInt16
     private let http: HTTPServer
-    private let store: any BindingStore
+    private let storage: RelayStorage
     private let channel: any DeliveryChannel
     private let hapi: HapiPushService
     private let purgeJob: any ScheduledJob
@@ -23,15 +23,15 @@ public final class RelayServer: Sendable {
     /// Opens the store, starts the HTTP server and schedules the purges.
     public init(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
                 logger: Logger) async throws {
-        let store = try await SQLiteBindingStore.open(path: configuration.databasePath, maxTokens: configuration.maxTokens)
-        let service = RelayService(configuration: configuration, store: store, channel: channel,
-                                   clock: scheduler.clock, logger: logger)
+        let storage = try await RelayStorage.open(configuration)
+        let service = RelayService(configuration: configuration, store: storage.bindings, channel: channel,
+                                   clock: scheduler.clock, logger: logger, replay: storage.sharedReplay)
         let gateway: RelayGateway?
         do {
             gateway = try await RelayGateway.start(configuration: configuration, channel: channel, scheduler: scheduler,
                                                    relay: service, logger: logger)
         } catch {
-            await store.close()
+            try? await storage.close()
             throw error
         }
         let hapi: HapiPushService
@@ -51,17 +51,17 @@ public final class RelayServer: Sendable {
             })
         } catch {
             await gateway?.shutdown()
-            await store.close()
+            try? await storage.close()
             throw error
         }
         self.gateway = gateway
-        self.store = store
+        self.storage = storage
         self.service = service
         self.hapi = hapi
         self.channel = channel
         self.logger = logger
         port = http.port
-        purgeJob = scheduler.scheduleRepeating(everyMs: 10_000) { service.purgeExpired() }
+        purgeJob = scheduler.scheduleRepeating(everyMs: 10_000) { Task { await service.purgeExpired() } }
         logger.info("relay listening", ["host": configuration.host, "port": "\(port)",
                                         "mode": configuration.dryRun ? "dry-run" : "apns"])
     }
@@ -80,7 +80,7 @@ public final class RelayServer: Sendable {
         await hapi.shutdown()
         await channel.shutdown()
         do {
-            try await store.close()
+            try await storage.close()
         } catch {
             logger.error("closing the binding store failed", ["error": "\(error)"])
         }

@@ -18,14 +18,16 @@ public final class RelayService: Sendable {
     private let keys = PublicKeyCache()
     private let accepting = Atomic<Bool>(true)
 
+    /// - Parameter replay: the replay set shared through the store (PostgreSQL), or `nil` for
+    ///   one in this process.
     public init(configuration: RelayConfiguration, store: any BindingStore, channel: any DeliveryChannel,
-                clock: any WallClock = SystemClock(), logger: Logger) {
+                clock: any WallClock = SystemClock(), logger: Logger, replay: (any ReplayKeyStore)? = nil) {
         self.configuration = configuration
         self.store = store
         self.channel = channel
         self.clock = clock
         self.logger = logger
-        guards = RelayGuards(configuration: configuration)
+        guards = RelayGuards(configuration: configuration, replay: replay)
     }
 
     /// The route for a method and path, or `nil` (→ 404).
@@ -73,7 +75,13 @@ public final class RelayService: Sendable {
     public func stopAccepting() { accepting.store(false, ordering: .relaxed) }
 
     /// Drops expired limiter and replay keys; the scheduler calls this periodically.
-    public func purgeExpired() { guards.purge(nowMs: clock.nowMilliseconds) }
+    public func purgeExpired() async {
+        do {
+            try await guards.purge(nowMs: clock.nowMilliseconds)
+        } catch {
+            logger.warning("could not purge expired replay keys; check the database", ["error": "\(error)"])
+        }
+    }
 
     // MARK: - Routes
 
@@ -83,7 +91,7 @@ public final class RelayService: Sendable {
         try request.proof.verify(message: request.signedMessage(route: route), nowMs: clock.nowMilliseconds,
                                  skewMs: configuration.timestampSkewMs)
         let replayKey = request.proof.replayKey(route: route.name)
-        switch guards.replay.record(replayKey, nowMs: clock.nowMilliseconds) {
+        switch try await recordReplay(replayKey, route: route) {
         case .replay: return .ok  // a replayed register or unregister changes nothing
         case .full: throw .rateLimited
         case .fresh: break
@@ -95,7 +103,7 @@ public final class RelayService: Sendable {
                 let outcome = try await store.register(token: request.token, kind: kind, serverId: serverId,
                                                        nowMs: clock.nowMilliseconds)
                 if outcome == .tokenLimit {
-                    guards.replay.forget(replayKey)
+                    await forgetReplay(replayKey)
                     throw RelayError.tokenLimit
                 }
             } else if try await store.unregister(token: request.token, kind: kind, serverId: serverId) == .boundToOthers {
@@ -105,7 +113,7 @@ public final class RelayService: Sendable {
             throw error
         } catch {
             // The work did not happen, so the same signed request may be retried.
-            guards.replay.forget(replayKey)
+            await forgetReplay(replayKey)
             logger.error("binding store failed; check the database file and disk", ["route": route.name, "error": "\(error)"])
             throw .internalError
         }
@@ -117,7 +125,7 @@ public final class RelayService: Sendable {
         guard let payload = APNsPayload.alert(title: request.title, body: request.body, badge: request.badge,
                                               threadId: request.collapseId, data: request.data)
         else { throw .invalidRequest }
-        let serverId = try authorize(request.proof, message: request.signedMessage, route: .send)
+        let serverId = try await authorize(request.proof, message: request.signedMessage, route: .send)
         let expiration = alertExpiration()
         let bundleId = configuration.bundleId
         let rows = try await deliver(request.tokens, kind: .alert, serverId: serverId, environment: request.environment) { token in
@@ -135,7 +143,7 @@ public final class RelayService: Sendable {
                                                      contentState: push.contentState.json,
                                                      dismissalDate: push.dismissalDate, staleDate: push.staleDate)
         else { throw .invalidRequest }
-        let serverId = try authorize(request.proof, message: request.signedMessage, route: .liveActivity)
+        let serverId = try await authorize(request.proof, message: request.signedMessage, route: .liveActivity)
         let bundleId = configuration.bundleId
         let priority = request.priority
         let rows = try await deliver(push.tokens, kind: .liveActivity, serverId: serverId, environment: request.environment) { token in
@@ -153,16 +161,35 @@ public final class RelayService: Sendable {
     // MARK: - Shared steps
 
     /// Timestamp, signature, replay and the per-`serverId` limit of a send-type request.
-    private func authorize(_ proof: SignedProof, message: String, route: RelayRoute) throws(RelayError) -> String {
+    private func authorize(_ proof: SignedProof, message: String, route: RelayRoute) async throws(RelayError) -> String {
         let now = clock.nowMilliseconds
         try proof.verify(message: message, nowMs: now, skewMs: configuration.timestampSkewMs)
-        switch guards.replay.record(proof.replayKey(route: route.name), nowMs: now) {
+        switch try await recordReplay(proof.replayKey(route: route.name), route: route) {
         case .replay: throw .replay
         case .full: throw .rateLimited
         case .fresh: break
         }
         guard guards.sendByServer.allow(proof.publicKey.serverId, nowMs: now) else { throw .rateLimited }
         return proof.publicKey.serverId
+    }
+
+    /// Records a replay key. A replay set that cannot answer (the database is down) refuses the
+    /// request with 500 rather than let a possible replay through.
+    private func recordReplay(_ key: String, route: RelayRoute) async throws(RelayError) -> ReplayOutcome {
+        do {
+            return try await guards.replay.record(key, nowMs: clock.nowMilliseconds)
+        } catch {
+            logger.error("replay set failed; check the database", ["route": route.name, "error": "\(error)"])
+            throw .internalError
+        }
+    }
+
+    private func forgetReplay(_ key: String) async {
+        do {
+            try await guards.replay.forget(key)
+        } catch {
+            logger.warning("could not forget a replay key; a retry of that request counts as a replay", ["error": "\(error)"])
+        }
     }
 
     struct ResultRow: Sendable {
@@ -246,7 +273,8 @@ public final class RelayService: Sendable {
 
     private func metricsResponse() async -> RelayResponse {
         let bindings = try? await store.count()
-        let text = metrics.render(inFlight: guards.gate.inFlight, replayEntries: guards.replay.count, bindings: bindings)
+        let replayEntries = try? await guards.replay.keyCount()
+        let text = metrics.render(inFlight: guards.gate.inFlight, replayEntries: replayEntries, bindings: bindings)
         return RelayResponse(status: 200, body: Array(text.utf8), contentType: "text/plain; version=0.0.4")
     }
 

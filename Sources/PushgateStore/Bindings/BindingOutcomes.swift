@@ -26,4 +26,9 @@ public enum BindingLimits {
     ///
     /// - Important: relay-protocol.md §3 and §10 line 7.
     public static let hostsPerToken = 16
+
+    /// How many tokens a store holds when no limit is given.
+    ///
+    /// - Important: relay-protocol.md §8 (`MAX_TOKENS`).
+    public static let defaultMaxTokens = 100_000
 }

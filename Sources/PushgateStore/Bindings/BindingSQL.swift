@@ -18,6 +18,9 @@ enum BindingSQL {
     static let readTokenCount = "SELECT tokens FROM token_count WHERE id = 1"
     /// `?1` is the change.
     static let adjustTokenCount = "UPDATE token_count SET tokens = tokens + ?1 WHERE id = 1"
+    /// Counts one more token while fewer than `?1` exist: one statement for the check and the
+    /// count (one round trip on PostgreSQL); changes no row at the limit.
+    static let countNewToken = "UPDATE token_count SET tokens = tokens + 1 WHERE id = 1 AND tokens < ?1"
 
     /// List sizes of ``lookup(slots:)``: a few fixed sizes keep the statement cache small.
     static let lookupSlots = [8, 32, 128]
@@ -31,7 +34,7 @@ enum BindingSQL {
 
     /// Every statement, for query-plan checks.
     static var all: [String] {
-        [refresh, insert, countBindings, evictOldest, deleteBinding, deleteToken, readTokenCount, adjustTokenCount]
+        [refresh, insert, countBindings, evictOldest, deleteBinding, deleteToken, readTokenCount, adjustTokenCount, countNewToken]
             + lookupSlots.map(lookup(slots:))
     }
 }

@@ -5,17 +5,12 @@
 /// returns only after its transaction is durable (WAL, `synchronous=FULL`). Reads use a second,
 /// read-only connection on its own queue, which WAL lets run beside the writer.
 public final class SQLiteBindingStore: BindingStore {
-    /// The tokens limit used when none is given.
-    ///
-    /// - Important: relay-protocol.md §8 (`MAX_TOKENS`).
-    public static let defaultMaxTokens = 100_000
-
-    private let writer: SQLiteWorker
-    private let reader: SQLiteWorker
-    private let commits: GroupCommitQueue
+    private let writer: ConnectionWorker<SQLiteConnection>
+    private let reader: ConnectionWorker<SQLiteConnection>
+    private let commits: GroupCommitQueue<SQLiteConnection>
     private let maxTokens: Int
 
-    private init(writer: SQLiteWorker, reader: SQLiteWorker, maxTokens: Int) {
+    private init(writer: ConnectionWorker<SQLiteConnection>, reader: ConnectionWorker<SQLiteConnection>, maxTokens: Int) {
         self.writer = writer
         self.reader = reader
         self.commits = GroupCommitQueue(worker: writer)
@@ -26,9 +21,9 @@ public final class SQLiteBindingStore: BindingStore {
     /// - Parameter maxTokens: how many distinct (token, kind) pairs may be bound at once.
     /// - Throws: ``SQLiteError``, ``MigrationError`` (a database from a newer build),
     ///   ``DatabaseDirectory/CreationError``.
-    public static func open(path: String, maxTokens: Int = defaultMaxTokens) async throws -> SQLiteBindingStore {
+    public static func open(path: String, maxTokens: Int = BindingLimits.defaultMaxTokens) async throws -> SQLiteBindingStore {
         precondition(maxTokens >= 0, "maxTokens must not be negative")
-        let writer = SQLiteWorker(label: "pushgate.store.writer")
+        let writer = ConnectionWorker<SQLiteConnection>(label: "pushgate.store.writer")
         try await writer.open {
             try DatabaseDirectory.prepare(for: path)
             let connection = try SQLiteConnection(path: path)
@@ -39,7 +34,7 @@ public final class SQLiteBindingStore: BindingStore {
         guard path != SQLiteConnection.memoryPath else {
             return SQLiteBindingStore(writer: writer, reader: writer, maxTokens: maxTokens)
         }
-        let reader = SQLiteWorker(label: "pushgate.store.reader")
+        let reader = ConnectionWorker<SQLiteConnection>(label: "pushgate.store.reader")
         try await reader.open { try SQLiteConnection(path: path, access: .readOnly) }
         return SQLiteBindingStore(writer: writer, reader: reader, maxTokens: maxTokens)
     }

@@ -6,11 +6,11 @@ import Synchronization
 /// Each caller is resumed only after the transaction holding its write has committed, with its
 /// own outcome. If a shared transaction fails, its writes are retried one transaction each, so
 /// only the write that really fails reports an error.
-final class GroupCommitQueue: Sendable {
+final class GroupCommitQueue<Connection: StoreConnection>: Sendable {
     /// A write waiting for its transaction.
     private struct PendingWrite: Sendable {
         /// Applies the write inside the open transaction; returns what resumes its caller after commit.
-        let apply: @Sendable (SQLiteConnection) throws -> @Sendable () -> Void
+        let apply: @Sendable (Connection) throws -> @Sendable () -> Void
         /// Resumes its caller with an error.
         let fail: @Sendable (any Error) -> Void
     }
@@ -22,13 +22,13 @@ final class GroupCommitQueue: Sendable {
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let worker: SQLiteWorker
+    private let worker: ConnectionWorker<Connection>
     private let maxBatch: Int
     private let state = Mutex(State())
     private let commits = Atomic<Int>(0)
 
     /// A queue writing through `worker`, at most `maxBatch` writes per transaction.
-    init(worker: SQLiteWorker, maxBatch: Int = 512) {
+    init(worker: ConnectionWorker<Connection>, maxBatch: Int = 512) {
         precondition(maxBatch > 0)
         self.worker = worker
         self.maxBatch = maxBatch
@@ -43,7 +43,7 @@ final class GroupCommitQueue: Sendable {
     /// Runs `write` inside a shared write transaction and returns its result once that
     /// transaction has committed.
     /// - Throws: what `write` or the commit throws; ``StoreClosedError`` after ``close()``.
-    func submit<Outcome: Sendable>(_ write: @escaping @Sendable (SQLiteConnection) throws -> Outcome) async throws -> Outcome {
+    func submit<Outcome: Sendable>(_ write: @escaping @Sendable (Connection) throws -> Outcome) async throws -> Outcome {
         try await withCheckedThrowingContinuation { continuation in
             enqueue(PendingWrite(
                 apply: { connection in
@@ -67,9 +67,11 @@ final class GroupCommitQueue: Sendable {
         }
     }
 
+    /// What ``enqueue(_:)`` does once the write is queued.
+    private enum EnqueueAction { case refuse, wait, startDraining }
+
     private func enqueue(_ write: PendingWrite) {
-        enum Action { case refuse, wait, startDraining }
-        let action = state.withLock { state -> Action in
+        let action = state.withLock { state -> EnqueueAction in
             guard !state.closed else { return .refuse }
             state.pending.append(write)
             guard !state.draining else { return .wait }
@@ -83,7 +85,7 @@ final class GroupCommitQueue: Sendable {
         }
     }
 
-    private func drain(on connection: SQLiteConnection?) {
+    private func drain(on connection: Connection?) {
         guard let connection else {
             // The worker was closed under us: nothing can be written any more.
             while let batch = nextBatch() { batch.forEach { $0.fail(StoreClosedError()) } }
@@ -108,9 +110,9 @@ final class GroupCommitQueue: Sendable {
         return batch
     }
 
-    private func commit(_ batch: [PendingWrite], on connection: SQLiteConnection) {
+    private func commit(_ batch: [PendingWrite], on connection: Connection) {
         do {
-            let resumes = try connection.transaction(.immediate) { try batch.map { try $0.apply(connection) } }
+            let resumes = try connection.writeTransaction { try batch.map { try $0.apply(connection) } }
             commits.add(1, ordering: .relaxed)
             resumes.forEach { $0() }
         } catch {

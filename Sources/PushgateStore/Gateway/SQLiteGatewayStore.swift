@@ -6,11 +6,11 @@
 /// Concurrent writes may share one transaction (and one fsync); each caller returns only once
 /// its transaction is durable. Reads use a second, read-only connection.
 public final class SQLiteGatewayStore: GatewayStore {
-    private let writer: SQLiteWorker
-    private let reader: SQLiteWorker
-    private let commits: GroupCommitQueue
+    private let writer: ConnectionWorker<SQLiteConnection>
+    private let reader: ConnectionWorker<SQLiteConnection>
+    private let commits: GroupCommitQueue<SQLiteConnection>
 
-    private init(writer: SQLiteWorker, reader: SQLiteWorker) {
+    private init(writer: ConnectionWorker<SQLiteConnection>, reader: ConnectionWorker<SQLiteConnection>) {
         self.writer = writer
         self.reader = reader
         commits = GroupCommitQueue(worker: writer)
@@ -19,7 +19,7 @@ public final class SQLiteGatewayStore: GatewayStore {
     /// Opens the store at `path` (directory created, mode 0700), migrating the relay schema.
     /// - Throws: ``SQLiteError``, ``MigrationError``, ``DatabaseDirectory/CreationError``.
     public static func open(path: String) async throws -> SQLiteGatewayStore {
-        let writer = SQLiteWorker(label: "pushgate.gateway-store.writer")
+        let writer = ConnectionWorker<SQLiteConnection>(label: "pushgate.gateway-store.writer")
         try await writer.open {
             try DatabaseDirectory.prepare(for: path)
             let connection = try SQLiteConnection(path: path)
@@ -27,7 +27,7 @@ public final class SQLiteGatewayStore: GatewayStore {
             return connection
         }
         guard path != SQLiteConnection.memoryPath else { return SQLiteGatewayStore(writer: writer, reader: writer) }
-        let reader = SQLiteWorker(label: "pushgate.gateway-store.reader")
+        let reader = ConnectionWorker<SQLiteConnection>(label: "pushgate.gateway-store.reader")
         try await reader.open { try SQLiteConnection(path: path, access: .readOnly) }
         return SQLiteGatewayStore(writer: writer, reader: reader)
     }

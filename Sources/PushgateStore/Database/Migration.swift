@@ -27,28 +27,29 @@ public struct MigrationError: Error, CustomStringConvertible, Sendable {
     public let description: String
 }
 
-/// Applies ``Migration``s, tracking the version in `PRAGMA user_version`.
+/// Applies ``Migration``s, tracking the version through ``StoreConnection/schemaVersion()``
+/// (`PRAGMA user_version` in SQLite, the `schema_version` table in PostgreSQL).
 public enum Migrator {
     /// Brings the database up to the last of `migrations`, each step in its own transaction.
     ///
     /// Refuses a database whose version is newer than the last migration.
     /// - Returns: the versions that were applied.
     @discardableResult
-    public static func migrate(_ connection: SQLiteConnection, with migrations: [Migration]) throws -> [Int32] {
+    public static func migrate(_ connection: some StoreConnection, with migrations: [Migration]) throws -> [Int32] {
         for (offset, migration) in migrations.enumerated() where migration.version != Int32(offset + 1) {
             throw MigrationError.badNumbering(expected: Int32(offset + 1), found: migration.version)
         }
         let known = migrations.count
-        let found = try connection.userVersion()
+        let found = try connection.schemaVersion()
         guard found <= known else { throw MigrationError.databaseTooNew(found: found, known: known) }
         var applied: [Int32] = []
         for migration in migrations {
             // The version is read again inside the write transaction so two processes
-            // migrating the same file at the same moment cannot apply a step twice.
-            let didApply = try connection.transaction(.immediate) { () throws -> Bool in
-                guard try connection.userVersion() < Int(migration.version) else { return false }
+            // migrating the same database at the same moment cannot apply a step twice.
+            let didApply = try connection.writeTransaction { () throws -> Bool in
+                guard try connection.schemaVersion() < Int(migration.version) else { return false }
                 try connection.execute(migration.sql)
-                try connection.setUserVersion(migration.version)
+                try connection.setSchemaVersion(migration.version)
                 return true
             }
             if didApply { applied.append(migration.version) }

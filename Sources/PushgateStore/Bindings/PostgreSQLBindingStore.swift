@@ -1,0 +1,118 @@
+import Synchronization
+
+/// The ``BindingStore`` on a PostgreSQL database, which several relay instances may share.
+///
+/// The binding rules are the SQLite store's (``BindingTables``, the same statements). Writes go
+/// through one connection and are group-committed like the SQLite store's; each write
+/// transaction first takes an advisory lock, so writers in every relay instance take turns and
+/// the count-then-insert rules hold across instances. Each call returns only after its
+/// transaction committed with `synchronous_commit` on (flushed to the server's WAL). Reads use
+/// a small pool of further connections. Every connection lives on its own serial queue.
+public final class PostgreSQLBindingStore: BindingStore {
+    private let writer: ConnectionWorker<PostgreSQLConnection>
+    private let readers: [ConnectionWorker<PostgreSQLConnection>]
+    private let nextReader = Atomic<Int>(0)
+    private let commits: GroupCommitQueue<PostgreSQLConnection>
+    private let maxTokens: Int
+
+    /// Shown in `pg_stat_activity` for the store's connections.
+    public static let applicationName = "pushgate-bindings"
+
+    private init(writer: ConnectionWorker<PostgreSQLConnection>, readers: [ConnectionWorker<PostgreSQLConnection>], maxTokens: Int) {
+        self.writer = writer
+        self.readers = readers
+        self.commits = GroupCommitQueue(worker: writer)
+        self.maxTokens = maxTokens
+    }
+
+    /// Connects to `url`, migrating the schema, with one writer and `readers` reader connections.
+    /// - Parameter maxTokens: how many distinct (token, kind) pairs may be bound at once, over
+    ///   every relay instance sharing the database.
+    /// - Throws: ``PostgreSQLError`` (the password never appears in it), ``MigrationError``
+    ///   (a database from a newer build).
+    public static func open(url: PostgreSQLURL, maxTokens: Int = BindingLimits.defaultMaxTokens,
+                            readers readerCount: Int = 2) async throws -> PostgreSQLBindingStore {
+        precondition(maxTokens >= 0, "maxTokens must not be negative")
+        precondition(readerCount > 0, "at least one reader connection")
+        let writer = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.writer")
+        try await writer.open {
+            try PostgreSQLSchema.migrate(url: url, applicationName: applicationName)
+            return try PostgreSQLConnection(url: url, session: .init(
+                writeLockKey: PostgreSQLSchema.bindingsLockKey, setup: [durableCommits], applicationName: applicationName))
+        }
+        var readers: [ConnectionWorker<PostgreSQLConnection>] = []
+        for index in 0 ..< readerCount {
+            let reader = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.reader\(index)")
+            do {
+                try await reader.open {
+                    try PostgreSQLConnection(url: url, session: .init(writeLockKey: PostgreSQLSchema.bindingsLockKey,
+                                                                      applicationName: applicationName))
+                }
+            } catch {
+                await writer.close()
+                for opened in readers { await opened.close() }
+                throw error
+            }
+            readers.append(reader)
+        }
+        return PostgreSQLBindingStore(writer: writer, readers: readers, maxTokens: maxTokens)
+    }
+
+    /// An acknowledged register must be on disk: a server or role configured with
+    /// `synchronous_commit = off` is switched back to `on` for the writer's session.
+    static let durableCommits =
+        "SELECT CASE WHEN current_setting('synchronous_commit') = 'off' THEN set_config('synchronous_commit', 'on', false) END"
+
+    /// Write transactions committed so far (each may hold many writes), for tests and metrics.
+    public var commitCount: Int { commits.commitCount }
+
+    public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
+        let maxTokens = maxTokens
+        return try await commits.submit { connection in
+            try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs,
+                                       maxTokens: maxTokens, on: connection)
+        }
+    }
+
+    public func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome {
+        try await commits.submit { connection in
+            try BindingTables.unregister(token: token, kind: kind, serverId: serverId, on: connection)
+        }
+    }
+
+    public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String> {
+        try await reader().run { connection in
+            try BindingTables.boundTokens(tokens, kind: kind, serverId: serverId, on: connection)
+        }
+    }
+
+    @discardableResult
+    public func deleteToken(_ token: String, kind: BindingKind) async throws -> Int {
+        try await commits.submit { connection in try BindingTables.deleteToken(token, kind: kind, on: connection) }
+    }
+
+    @discardableResult
+    public func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool {
+        try await commits.submit { connection in
+            try BindingTables.removeBinding(token: token, kind: kind, serverId: serverId, on: connection)
+        }
+    }
+
+    public func count() async throws -> Int {
+        try await reader().run { connection in try BindingTables.tokenCount(on: connection) }
+    }
+
+    /// Answers every write already accepted, then closes every connection; later calls throw
+    /// ``StoreClosedError``.
+    public func close() async {
+        await commits.close()
+        await writer.close()
+        for reader in readers { await reader.close() }
+    }
+
+    /// The readers in turn.
+    private func reader() -> ConnectionWorker<PostgreSQLConnection> {
+        let turn = UInt(bitPattern: nextReader.add(1, ordering: .relaxed).oldValue)
+        return readers[Int(turn % UInt(readers.count))]
+    }
+}

@@ -1,0 +1,53 @@
+/// The relay's PostgreSQL schema, as numbered migrations, and the advisory locks its writers take.
+enum PostgreSQLSchema {
+    /// Taken first by every binding write transaction and every migration step, so that the
+    /// binding rules (read the count, then insert or evict) run one transaction at a time across
+    /// all relay instances, as under SQLite's single writer.
+    static let bindingsLockKey: Int64 = 0x7075_7368_6761_0001
+    /// Taken first by every replay-set write transaction; apart from the bindings lock so that
+    /// neither waits for the other's commit.
+    static let replayLockKey: Int64 = 0x7075_7368_6761_0002
+
+    static let migrations = [
+        // The shape of SQLite's migration 1 (BindingSchema). "C" collation compares bytes as
+        // SQLite does, so ties in eviction order fall the same way whatever the database locale.
+        Migration(version: 1, sql: """
+            CREATE TABLE bindings (
+                token TEXT COLLATE "C" NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('alert', 'liveactivity')),
+                server_id TEXT COLLATE "C" NOT NULL,
+                registered_at BIGINT NOT NULL,
+                PRIMARY KEY (token, kind, server_id)
+            );
+            CREATE TABLE token_count (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                tokens BIGINT NOT NULL CHECK (tokens >= 0)
+            );
+            INSERT INTO token_count (id, tokens) VALUES (1, 0);
+            """),
+        // The replay set shared by every relay instance (relay-protocol.md §2). Keys are
+        // SHA-256 digests of the replay key, so no signature is kept at rest.
+        Migration(version: 2, sql: """
+            CREATE TABLE replay_keys (
+                key TEXT COLLATE "C" PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            );
+            CREATE INDEX replay_keys_expiry ON replay_keys (expires_at);
+            -- Rows in replay_keys, expired ones included until purged; kept in step by every write
+            -- so the maxReplayEntries check reads one row.
+            CREATE TABLE replay_count (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                keys BIGINT NOT NULL CHECK (keys >= 0)
+            );
+            INSERT INTO replay_count (id, keys) VALUES (1, 0);
+            """),
+    ]
+
+    /// Brings the database at `url` up to the last migration on a short-lived connection of
+    /// its own that holds the bindings lock while it migrates.
+    /// - Throws: ``PostgreSQLError``, ``MigrationError`` (a database from a newer build).
+    static func migrate(url: PostgreSQLURL, applicationName: String) throws {
+        let connection = try PostgreSQLConnection(url: url, session: .init(writeLockKey: bindingsLockKey, applicationName: applicationName))
+        try Migrator.migrate(connection, with: migrations)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+
+/// The thread that starts `postgres`, reads its log and reaps it. It lives as long as the
+/// server: the parent-death signal is tied to the thread that spawned the child, so the
+/// server is told to stop when this thread, and with it the test process, goes away.
+final class ServerOwner: Sendable {
+    private struct State {
+        var pid: pid_t?
+        var failure: String?
+        var lines: [String] = []
+    }
+
+    private let state = Mutex(State())
+    private let ready = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// Starts the thread, which starts `command`.
+    init(command: [String], environment: [String: String], directory: String) {
+        Thread { [self] in run(command, environment: environment, directory: directory) }.start()
+    }
+
+    /// Blocks until the server accepts connections.
+    /// - Throws: when it exited first or was not ready within 60 s, with its last log lines.
+    func waitUntilReady() throws {
+        guard ready.wait(timeout: .now() + 60) == .success else {
+            stop()
+            throw ChildProcessError(command: "postgres", reason: "not ready after 60 s: \(recentLog)")
+        }
+        if let failure = state.withLock({ $0.failure }) {
+            throw ChildProcessError(command: "postgres", reason: failure)
+        }
+    }
+
+    /// Stops the server at once and waits (up to 15 s) until it has exited. Immediate shutdown
+    /// (SIGQUIT) skips the final checkpoint: the cluster is thrown away.
+    func stop() {
+        guard let pid = state.withLock({ $0.pid }) else { return }
+        kill(pid, SIGQUIT)
+        _ = exited.wait(timeout: .now() + 15)
+    }
+
+    /// The last lines of the server's log.
+    var recentLog: String { state.withLock { $0.lines.joined(separator: "\n") } }
+
+    private func run(_ command: [String], environment: [String: String], directory: String) {
+        let process: ChildProcess
+        do {
+            process = try ChildProcess(command, environment: environment, directory: directory, output: .pipe)
+        } catch {
+            state.withLock { $0.failure = "\(error)" }
+            ready.signal()
+            return
+        }
+        state.withLock { $0.pid = process.pid }
+        var isReady = false
+        readLines(process.outputFD) { line in
+            state.withLock { state in
+                state.lines.append(line)
+                if state.lines.count > 40 { state.lines.removeFirst() }
+            }
+            if !isReady, line.contains("ready to accept connections") {
+                isReady = true
+                ready.signal()
+            }
+        }
+        close(process.outputFD)
+        let status = process.wait()
+        if !isReady {
+            state.withLock { $0.failure = "exited with status \(status) before accepting connections: \($0.lines.joined(separator: "\n"))" }
+            ready.signal()
+        }
+        exited.signal()
+    }
+
+    /// Calls `body` with every line read from `fd` until end of file.
+    private func readLines(_ fd: Int32, _ body: (String) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        var line: [UInt8] = []
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            for byte in buffer[..<count] {
+                if byte == 0x0A {
+                    body(String(decoding: line, as: UTF8.self))
+                    line.removeAll(keepingCapacity: true)
+                } else {
+                    line.append(byte)
+                }
+            }
+        }
+    }
+}
