@@ -23,9 +23,10 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
 
         // Libraries, in dependency order: each depends only on those above it.
-        .target(name: "PushgateCore", dependencies: ["COpenSSL"]),
+        .target(name: "PushgateCore", dependencies: ["COpenSSL", "CSodium"]),
         .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite", "CLibPQ"]),
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD", "CCurl"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),

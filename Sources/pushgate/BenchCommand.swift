@@ -33,6 +33,7 @@ enum BenchCommand {
         Driver(name: "host-events", usage: BenchHostEventsSuite.usage, run: BenchHostEventsSuite.run),
         Driver(name: "live-activity", usage: BenchLiveActivitySuite.usage, run: BenchLiveActivitySuite.run),
         Driver(name: "hapi-push", usage: BenchHapiPushSuite.usage, run: BenchHapiPushSuite.run),
+        Driver(name: "gateway", usage: BenchGatewaySuite.usage, run: BenchGatewaySuite.run),
     ]
 
     static let usage = (["pushgate bench \(suites.map(\.name).joined(separator: "|")) [--seconds N]"] + drivers.map(\.usage))

@@ -12,5 +12,6 @@ let commands = [
     ToolCommand(name: "fake-apns", usage: FakeAPNsCommand.usage, run: FakeAPNsCommand.run),
     ToolCommand(name: "fake-fcm", usage: FakeFCMCommand.usage, run: FakeFCMCommand.run),
     ToolCommand(name: "bench", usage: BenchCommand.usage, run: BenchCommand.run),
+    ToolCommand(name: "gateway", usage: GatewayCommand.usage, run: GatewayCommand.run),
 ]
 exit(ToolCommand.main(Array(CommandLine.arguments.dropFirst()), commands: commands))

@@ -48,6 +48,8 @@ public struct RelayConfiguration: Sendable {
     public var dryRunLog: String?
     /// The settings of `POST /v1/push` (hapi-path.md §7).
     public var hapi = HapiPushSettings()
+    /// The Orca-compatible gateway routes (`PUSHGATE_GATEWAY_*`, docs/gateway.md); `nil` when off.
+    public var gateway: GatewayConfiguration?
 
     /// The defaults, with the given APNs settings.
     public init(apns: APNs? = nil) { self.apns = apns }
@@ -96,6 +98,7 @@ public struct RelayConfiguration: Sendable {
         apns = dryRun ? nil : try Self.apnsSettings(source)
         bundleId = apns?.bundleId ?? source.value("APNS_BUNDLE_ID") ?? bundleId
         hapi = try HapiPushSettings(source)
+        gateway = try GatewayConfiguration.from(environment: environment, relayBundleId: bundleId)
     }
 
     private static func apnsSettings(_ source: SettingsSource) throws(ConfigurationError) -> APNs {

@@ -9,6 +9,8 @@ import PushgateStore
 ///   provider requests finish (up to the grace period), close the store.
 public final class RelayServer: Sendable {
     public let service: RelayService
+    /// The Orca-compatible gateway, when configured (docs/gateway.md).
+    public let gateway: RelayGateway?
     /// The port the HTTP server listens on.
     public let port: UInt16
     private let http: HTTPServer
@@ -24,14 +26,23 @@ public final class RelayServer: Sendable {
         let storage = try await RelayStorage.open(configuration)
         let service = RelayService(configuration: configuration, store: storage.bindings, channel: channel,
                                    clock: scheduler.clock, logger: logger, replay: storage.sharedReplay)
+        let gateway: RelayGateway?
+        do {
+            gateway = try await RelayGateway.start(configuration: configuration, channel: channel, scheduler: scheduler,
+                                                   relay: service, logger: logger)
+        } catch {
+            try? await storage.close()
+            throw error
+        }
         let hapi: HapiPushService
         do {
             hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, channel: channel, clock: scheduler.clock, logger: logger),
                                    gate: service.guards.gate, metrics: service.metrics, trustProxy: configuration.trustProxy,
                                    clock: scheduler.clock, logger: logger.named("hapi-push"))
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
-                                  router: Self.router(service, hapi), preBody: { request in
+                                  router: Self.router(service, hapi, gateway: gateway), preBody: { request in
                 if request.route == HapiPushService.path { return hapi.admit(method: request.method).map(Self.http) }
+                if let refusal = gateway?.admit(request) { return refusal }
                 guard let route = RelayRoute(rawValue: request.path),
                       let refusal = service.admit(route: route, peer: request.peerAddress,
                                                   forwardedFor: request.headers["x-forwarded-for"])
@@ -39,9 +50,11 @@ public final class RelayServer: Sendable {
                 return Self.http(refusal)
             })
         } catch {
+            await gateway?.shutdown()
             try? await storage.close()
             throw error
         }
+        self.gateway = gateway
         self.storage = storage
         self.service = service
         self.hapi = hapi
@@ -63,6 +76,7 @@ public final class RelayServer: Sendable {
             logger.warning("shutdown grace period over with requests still running; they are cut off")
         }
         http.stop()
+        await gateway?.shutdown()
         await hapi.shutdown()
         await channel.shutdown()
         do {
@@ -82,11 +96,13 @@ public final class RelayServer: Sendable {
             logger: logger.named("http"))
         http.routeBodyLimits[HapiPushService.path] = HTTPBodyLimit(maxBytes: HapiPushService.maxBodyBytes,
                                                                    tooLargeResponse: Self.http(HapiPushService.tooLarge))
+        if configuration.gateway != nil { http.routeBodyLimits.merge(RelayGateway.bodyLimits) { $1 } }
         return http
     }
 
-    private static func router(_ service: RelayService, _ hapi: HapiPushService) -> Router {
+    private static func router(_ service: RelayService, _ hapi: HapiPushService, gateway: RelayGateway?) -> Router {
         var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
+        gateway?.addRoutes(to: &router, relay: service)
         for route in RelayRoute.allCases {
             let handler: HTTPHandler = { request in
                 let response = await service.handle(route: route, body: request.body)

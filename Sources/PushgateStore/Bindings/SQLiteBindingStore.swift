@@ -27,7 +27,7 @@ public final class SQLiteBindingStore: BindingStore {
         try await writer.open {
             try DatabaseDirectory.prepare(for: path)
             let connection = try SQLiteConnection(path: path)
-            try Migrator.migrate(connection, with: BindingSchema.migrations)
+            try Migrator.migrate(connection, with: RelaySchema.migrations)
             return connection
         }
         // A second connection to ":memory:" would be another, empty database.

@@ -1,0 +1,28 @@
+import PushgateCore
+
+/// One accepted `/v1/send` notification, as the coalescer keeps it.
+struct GatewayNotification: Sendable, Equatable {
+    var notificationId: String?
+    var notificationSeq: Int64
+    var notificationEpoch: String
+    var source: String
+    /// `needs-input`, `finished` or nil.
+    var agentState: String?
+    var title: String
+    var body: String
+    var worktreeId: String?
+
+    /// The `orca` object of orca-gateway.md §7, members in that order, absent optionals left out;
+    /// `agentState` is always present (null when null).
+    func orcaObject(hostFingerprint: String, coalescedCount: Int) -> JSONObject {
+        var object = JSONObject([("hostFingerprint", .string(hostFingerprint))])
+        if let worktreeId { object["worktreeId"] = .string(worktreeId) }
+        if let notificationId { object["notificationId"] = .string(notificationId) }
+        object["notificationSeq"] = .integer(notificationSeq)
+        object["notificationEpoch"] = .string(notificationEpoch)
+        object["source"] = .string(source)
+        object["agentState"] = agentState.map(JSONValue.string) ?? .null
+        object["coalescedCount"] = .integer(Int64(coalescedCount))
+        return object
+    }
+}

@@ -1,0 +1,142 @@
+import PushgateCore
+import PushgateHTTP
+import PushgateStore
+
+/// The Orca-compatible gateway inside a running relay: its store, service, coalescer and the
+/// scheduler jobs that prune its tables and write the counter line.
+///
+/// - Important: orca-gateway.md §5.3 and §8 (prune intervals: challenges 60 s, sessions 10 min,
+///   send log 30 min), §6 (on shutdown every open window is flushed before the provider
+///   connections and the store close), §10 (a counter line a minute).
+public final class RelayGateway: Sendable {
+    public let configuration: GatewayConfiguration
+    let service: GatewayService
+    private let store: SQLiteGatewayStore
+    private let android: (any GatewayAndroidLane)?
+    private let maintenance = DeliveryTracker()
+    private let jobs: [any ScheduledJob]
+    private let logger: Logger
+
+    /// Opens the gateway's tables in the relay database and schedules its jobs; `nil` when the
+    /// configuration leaves the gateway off.
+    static func start(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
+                      relay: RelayService, logger: Logger) async throws -> RelayGateway? {
+        guard let settings = configuration.gateway else { return nil }
+        guard configuration.databaseURL == nil else {
+            // Windows and quotas would silently split from the bindings' shared store.
+            throw ConfigurationError(setting: GatewayConfiguration.prefix + "PUBLIC_URL",
+                                     problem: "needs the SQLite store for now: there is no PostgreSQL gateway store yet "
+                                         + "(unset PUSHGATE_RELAY_DATABASE_URL or leave the gateway off)")
+        }
+        let logger = logger.named("gateway")
+        let android = try settings.androidLane(configuration, channel: channel, clock: scheduler.clock, logger: logger)
+        let store = try await SQLiteGatewayStore.open(path: configuration.databasePath)
+        return RelayGateway(settings: settings, store: store, channel: channel, android: android, scheduler: scheduler,
+                            relay: relay, logger: logger)
+    }
+
+    private init(settings: GatewayConfiguration, store: SQLiteGatewayStore, channel: any DeliveryChannel,
+                 android: (any GatewayAndroidLane)?, scheduler: any Scheduler, relay: RelayService, logger: Logger) {
+        let counters = GatewayCounters()
+        let deliverer = GatewayDeliverer(store: store, apns: channel, android: android, configuration: settings,
+                                         clock: scheduler.clock, counters: counters, logger: logger)
+        let coalescer = GatewayCoalescer(windowMs: settings.coalesceMs, scheduler: scheduler) { await deliverer.deliver($0) }
+        configuration = settings
+        self.store = store
+        self.android = android
+        self.logger = logger
+        service = GatewayService(configuration: settings, store: store, clock: scheduler.clock, coalescer: coalescer,
+                                 counters: counters, metrics: relay.metrics, logger: logger, relayReady: { relay.isReady })
+        let maintenance = maintenance
+        let clock = scheduler.clock
+        func every(_ intervalMs: Int64, _ name: String, _ prune: @escaping @Sendable (Int64) async throws -> Int) -> any ScheduledJob {
+            scheduler.scheduleRepeating(everyMs: intervalMs) {
+                // Read when the job fires: the prune task may start after the clock moved on.
+                let now = clock.nowMilliseconds
+                maintenance.start {
+                    do {
+                        _ = try await prune(now)
+                    } catch {
+                        logger.error("gateway prune failed; it runs again later", ["table": name, "error": "\(type(of: error))"])
+                    }
+                }
+            }
+        }
+        jobs = [
+            every(60_000, "push_challenges") { try await store.pruneChallenges(nowMs: $0) },
+            every(600_000, "push_sessions") { try await store.pruneSessions(nowMs: $0) },
+            every(1_800_000, "push_send_log") { try await store.pruneSendLog(nowMs: $0) },
+            scheduler.scheduleRepeating(everyMs: 60_000) {
+                if let line = counters.minuteLine() { logger.info("gateway counters", ["counters": line]) }
+            },
+        ]
+        logger.info("gateway routes on", ["origin": settings.publicURL, "coalesceMs": "\(settings.coalesceMs)"])
+    }
+
+    // MARK: - Server wiring
+
+    /// Adds the gateway's routes, and a `/metrics` that appends the gateway counters to the
+    /// relay's; call before the relay's own routes are added so this `/metrics` wins.
+    func addRoutes(to router: inout Router, relay: RelayService) {
+        let service = service
+        for route in GatewayRoute.allCases {
+            router.add(route.method, route.pattern) { request in
+                Self.http(await service.handle(route: route, request: request))
+            }
+        }
+        router.get(RelayRoute.metrics.rawValue) { _ in
+            var response = await relay.handle(route: .metrics, body: [])
+            response.body += Array(service.counters.render().utf8)
+            return Self.http(response)
+        }
+    }
+
+    /// The body cap of every gateway route: 16 384 bytes, by `Content-Length` or while a chunked
+    /// body streams, answered 413 `request_too_large` (orca-gateway.md §1.1).
+    static let bodyLimits: [String: HTTPBodyLimit] = Dictionary(
+        GatewayRoute.allCases.map { ($0.pattern, HTTPBodyLimit(maxBytes: GatewayService.maxBodyBytes,
+                                                              tooLargeResponse: http(.error(.requestTooLarge)))) },
+        uniquingKeysWith: { first, _ in first })
+
+    /// The pre-body checks of a gateway route; `nil` for other routes or when admitted.
+    func admit(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let route = GatewayRoute.matching(method: request.method, pattern: request.route),
+              let refusal = service.admit(route: route, peer: request.peerAddress, headers: request.headers) else { return nil }
+        return Self.http(refusal)
+    }
+
+    private static func http(_ response: RelayResponse) -> HTTPResponse {
+        HTTPResponse(status: response.status, headers: ["content-type": response.contentType], body: response.body)
+    }
+
+    // MARK: - Lifecycle and observation
+
+    /// Stops the jobs, flushes every open window and waits for the deliveries, then closes the
+    /// store. Call after the HTTP server stopped and before the provider connections close.
+    public func shutdown() async {
+        jobs.forEach { $0.cancel() }
+        let open = service.coalescer.openWindows
+        if open > 0 { logger.info("flushing open coalescing windows", ["windows": "\(open)"]) }
+        await service.coalescer.flushAll()
+        await maintenance.waitUntilIdle()
+        await android?.shutdown()
+        await store.close()
+    }
+
+    /// Notifications waiting in open coalescing windows.
+    public var pendingNotifications: Int { service.coalescer.pendingNotifications }
+
+    /// Open coalescing windows (one per registration with pending notifications).
+    public var openWindows: Int { service.coalescer.openWindows }
+
+    /// Returns once every delivery started by a flushed window has finished.
+    public func waitForDeliveries() async { await service.coalescer.deliveries.waitUntilIdle() }
+
+    /// Returns once every prune started by the scheduler has finished.
+    public func waitForMaintenance() async { await maintenance.waitUntilIdle() }
+
+    /// A §10 counter's total since start (`send_queued`, `delivery_error`, …); 0 for unknown names.
+    public func counter(_ name: String) -> Int {
+        GatewayCounters.Event(rawValue: name).map(service.counters.total) ?? 0
+    }
+}

@@ -1,0 +1,56 @@
+/// Where the gateway keeps challenges, hosts, sessions, registrations and the send log.
+///
+/// Each write is one transaction, durable when the call returns. Implementations serialise
+/// the read-modify-write steps of one host: SQLite by its single writer (`BEGIN IMMEDIATE`),
+/// PostgreSQL by `pg_advisory_xact_lock` on a per-host key as the transaction's first statement.
+///
+/// - Important: orca-gateway.md §2 (challenges, sessions), §3 (devices and their cap),
+///   §5 (quotas counted and charged in one transaction under a per-host lock), §8 (schema, pruning).
+public protocol GatewayStore: Sendable {
+    /// Stores a freshly issued challenge. Writes no host row.
+    func insertChallenge(_ challenge: GatewayChallengeRecord) async throws
+
+    /// Answers a challenge in one transaction: unknown → ``ChallengeRedemption/unknownChallenge``;
+    /// consumed, `nowMs > expires_at`, or `proofHash` (nil when the proof was not canonical)
+    /// not equal in constant time to `secret_hash` → ``ChallengeRedemption/refused``, with
+    /// nothing consumed. Otherwise marks it consumed (only if still unconsumed), upserts the
+    /// host (`last_seen_at` = now), deletes the host's other sessions and inserts this one.
+    func redeemChallenge(id: String, proofHash: String?, nowMs: Int64, sessionTokenHash: String,
+                         sessionExpiresAt: Int64) async throws -> ChallengeRedemption
+
+    /// The session stored under `tokenHash`, expired or not.
+    func session(tokenHash: String) async throws -> GatewaySessionRecord?
+
+    /// Registers or updates the phone (hostFingerprint, deviceId) under the per-host lock: an
+    /// existing pair keeps its id, gets the new token and loses its dead mark; a new pair is
+    /// refused at ``GatewayLimits/devicesPerHost`` and otherwise takes `newRegistrationId`.
+    func registerDevice(_ registration: GatewayDeviceRegistration, newRegistrationId: String,
+                        nowMs: Int64) async throws -> GatewayDeviceOutcome
+
+    /// Deletes the registration if `hostFingerprint` owns it; `false` when missing or foreign.
+    func deleteDevice(registrationId: String, hostFingerprint: String) async throws -> Bool
+
+    /// The host's registrations, oldest first, at most ``GatewayLimits/deviceListLimit``.
+    func devices(hostFingerprint: String) async throws -> [GatewayDeviceSummary]
+
+    /// One registration, for delivery; `nil` when deleted.
+    func device(registrationId: String) async throws -> GatewayDevice?
+
+    /// For each of `registrationIds` (distinct, in order): ownership, dead mark, then the host
+    /// hour quota and the registration day quota counted and charged in one transaction per id
+    /// under the per-host lock. A refused send is never logged.
+    func admitSends(hostFingerprint: String, registrationIds: [String], nowMs: Int64) async throws -> [GatewaySendAdmission]
+
+    /// Marks a registration dead if it still has `token` (a re-registration since is left alone).
+    func markDead(registrationId: String, token: String, nowMs: Int64) async throws
+
+    /// Deletes challenges past their expiry by more than the grace period; returns how many.
+    func pruneChallenges(nowMs: Int64) async throws -> Int
+    /// Deletes sessions past their expiry; returns how many.
+    func pruneSessions(nowMs: Int64) async throws -> Int
+    /// Deletes send-log rows older than 25 h and idle hosts without registrations; returns how many rows.
+    func pruneSendLog(nowMs: Int64) async throws -> Int
+
+    /// Finishes accepted writes, then releases the store; later calls throw.
+    func close() async throws
+}
