@@ -11,33 +11,24 @@ enum FakeFCMCommand {
         """
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        var options = FakeFCMCommandLine.Options()
-        (options.port, options.maxConcurrentStreams) = try ForegroundServer.listenOptions(&arguments)
-        let accountPath = arguments.option("service-account")
-        let scriptPath = arguments.option("script")
-        options.recordPath = arguments.option("record")
-        options.certificateOutputPath = arguments.option("cert-out")
-        try arguments.finish()
+        try FakeProviderCommand<FakeFCM>.run(&arguments, credentialFlags: credentials, parseScripts: FakeFCMScriptFile.parse)
+    }
 
-        if let accountPath {
+    /// Takes `--service-account`; returns what loads the account's public half.
+    private static func credentials(_ arguments: inout ArgumentList) -> () throws -> FakeFCM.Credentials? {
+        let accountPath = arguments.option("service-account")
+        return {
+            guard let accountPath else {
+                ToolCommand.printError(
+                    "pushgate fake-fcm: no --service-account given: assertions are checked for form and time only, and any project is served")
+                return nil
+            }
             let bytes = try ToolFile.read(accountPath)
             do {
-                options.credentials = try FakeFCM.Credentials(account: ServiceAccount(json: bytes))
+                return try FakeFCM.Credentials(account: ServiceAccount(json: bytes))
             } catch {
                 throw ToolFailure("\(accountPath): not a service account key file (\(error))")
             }
-        } else {
-            ToolCommand.printError("pushgate fake-fcm: no --service-account given: assertions are checked for form and time only, and any project is served")
-        }
-        if let scriptPath {
-            do { options.scripts = try FakeFCMScriptFile.parse(try ToolFile.read(scriptPath)) } catch {
-                throw ToolFailure("\(scriptPath): \(error)")
-            }
-        }
-
-        return try ForegroundServer.run {
-            let fake = try FakeFCMCommandLine.start(options)
-            return (fake.port, fake.stop)
         }
     }
 }

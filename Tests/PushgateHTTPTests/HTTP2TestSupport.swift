@@ -11,7 +11,7 @@ final class HTTP2FakeFixture: Sendable {
     private let caFile: TemporaryFile
     private let decided: AsyncStream<Void>
 
-    init(maxConcurrentStreams: Int = 1000, clock: any WallClock = SystemClock(), recording: FakeAPNs.Recording = .full,
+    init(maxConcurrentStreams: Int = 1000, clock: any WallClock = SystemClock(), recording: FakeProviderRecording = .full,
          configure: (inout HTTP2ClientConfiguration) -> Void = { _ in }) throws {
         var fakeConfiguration = FakeAPNs.Configuration()
         fakeConfiguration.maxConcurrentStreams = maxConcurrentStreams

@@ -15,12 +15,12 @@ import Testing
         let key = try P256PrivateKey(pkcs8PEM: vector.p8PEM)
         let dead = LoopbackHarness.token(2)
 
-        var options = FakeAPNsCommandLine.Options()
+        var options = FakeProviderCommandLine<FakeAPNs>.Options()
         options.credentials = try FakeAPNs.ProviderCredentials(p8PEM: vector.p8PEM, keyId: vector.keyId, teamId: vector.teamId)
         options.scripts = try FakeAPNsScriptFile.parse(Array(#"{"\#(dead)":{"status":410,"reason":"Unregistered"}}"#.utf8))
         options.recordPath = directory.appendingPathComponent("requests.jsonl").path
         options.certificateOutputPath = directory.appendingPathComponent("fake-apns.pem").path
-        let fake = try FakeAPNsCommandLine.start(options)
+        let fake = try FakeProviderCommandLine<FakeAPNs>.start(options)
         defer { fake.stop() }
 
         let pool = try HTTP2ClientPool(

@@ -1,18 +1,11 @@
-import Foundation
 import PushgateCore
 
 extension FakeAPNs {
-    /// Writes the fake's certificate (PEM) to `path`, for a client's extra-CA setting.
-    public func writeCertificate(to path: String) throws {
-        try certificatePEM.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
     /// The `PUSHGATE_RELAY_*` settings that point a relay at this fake: both APNs origins, its
     /// certificate as the extra CA, and the provider key the fake was configured to trust.
     public func relayEnvironment(apnsKey: P256PrivateKey, keyId: String, teamId: String, bundleId: String,
                                  caFile: String, databasePath: String) throws -> [String: String] {
-        let origin = "https://127.0.0.1:\(port)"
-        return [
+        [
             "PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DATABASE_PATH": databasePath,
             "PUSHGATE_RELAY_APNS_KEY_ID": keyId, "PUSHGATE_RELAY_APNS_TEAM_ID": teamId,
             "PUSHGATE_RELAY_APNS_BUNDLE_ID": bundleId, "PUSHGATE_RELAY_APNS_P8": try apnsKey.pkcs8PEM,

@@ -3,21 +3,13 @@ import PushgateCore
 /// A fake APNs: a real HTTP/2-over-TLS server on loopback that validates requests as APNs does,
 /// answers per-token scripts, and records what it received. Thread-safe.
 ///
-/// Trust ``certificatePEM`` as the client's extra CA file and send to `https://127.0.0.1:<port>`.
+/// Trust ``certificatePEM`` as the client's extra CA file and send to ``origin``.
 ///
 /// - Important: relay-protocol.md §7 — the behaviours a client must handle are all scriptable:
 ///   dead-token answers, delays, SETTINGS_MAX_CONCURRENT_STREAMS, GOAWAY, dropped connections.
-public final class FakeAPNs: Sendable {
-    /// How the fake records requests.
-    public enum Recording: Sendable {
-        /// Keep every ``RecordedRequest`` (tests that inspect requests).
-        case full
-        /// Keep only ``FakeAPNsCounters`` (benchmarks).
-        case countersOnly
-    }
-
+public final class FakeAPNs: FakeProvider {
     /// Start-up settings.
-    public struct Configuration: Sendable {
+    public struct Configuration: FakeProviderConfiguration {
         /// The port on 127.0.0.1; 0 picks a free one.
         public var port: UInt16 = 0
         /// The key provider tokens must verify against; nil checks only their form (ES256 shape,
@@ -28,7 +20,8 @@ public final class FakeAPNs: Sendable {
         /// The clock that ages provider tokens and stamps 410 answers. (The certificate is dated
         /// by the real clock: the client's TLS checks it against real time.)
         public var clock: any WallClock = SystemClock()
-        public var recording: Recording = .full
+        /// `.full` keeps every ``RecordedRequest``; `.countersOnly` only ``FakeAPNsCounters``.
+        public var recording: FakeProviderRecording = .full
         /// Called on the I/O thread after each request is decided (the CLI's `--record` uses it).
         /// Keep it quick, and do not capture the fake itself (that cycle keeps it running).
         public var onRequest: (@Sendable (RecordedRequest) -> Void)?
@@ -44,17 +37,14 @@ public final class FakeAPNs: Sendable {
     /// The server certificate (PEM); clients trust it as their extra CA file.
     public var certificatePEM: String { server.certificatePEM }
 
-    private let state: FakeAPNsState
+    private let state: FakeAPNsResponder.State
     private let server: FakeHTTP2Server
 
     /// Starts listening and serving on a thread of its own.
     public init(configuration: Configuration = Configuration()) throws {
-        let state = FakeAPNsState(keepsRecords: configuration.recording == .full, observer: configuration.onRequest,
-                                  clock: configuration.clock)
+        let state = FakeAPNsResponder.State(books: FakeAPNsCounters(), configuration: configuration)
         self.state = state
-        server = try FakeHTTP2Server(
-            port: configuration.port, certificate: configuration.certificate,
-            maxConcurrentStreams: configuration.maxConcurrentStreams, name: "fake-apns", logger: configuration.logger) {
+        server = try FakeHTTP2Server(configuration: configuration, name: "fake-apns") {
             FakeAPNsResponder(state: state, credentials: configuration.credentials, clock: configuration.clock)
         }
     }
@@ -67,11 +57,8 @@ public final class FakeAPNs: Sendable {
 
     /// Totals so far, including the most streams seen open at once on one connection.
     public var counters: FakeAPNsCounters {
-        let requests = state.requestCounts
+        var counters = state.withBooks { $0 }
         let connections = server.control.counters
-        var counters = FakeAPNsCounters()
-        counters.requests = requests.requests
-        counters.byStatus = requests.byStatus
         counters.connectionsAccepted = connections.connectionsAccepted
         counters.goAwaysSent = connections.goAwaysSent
         counters.connectionsDropped = connections.connectionsDropped

@@ -1,7 +1,7 @@
 import PushgateCore
 
 /// One request the fake APNs answered, with the answer it gave.
-public struct RecordedRequest: Sendable {
+public struct RecordedRequest: FakeProviderRecord {
     public let method: String
     public let path: String
     /// The regular headers in arrival order (pseudo-headers left out).
@@ -15,22 +15,13 @@ public struct RecordedRequest: Sendable {
     /// The `apns-id` sent back.
     public let apnsId: String
 
-    /// The value of the first header called `name`, or `nil`.
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name == name }?.value
-    }
-
     /// The record line `pushgate fake-apns --record` writes:
     /// `{"path","headers":{…},"payload":…,"status","reason"}` (compact; `reason` null on success).
     /// The provider token is replaced by `[redacted]` so record files never hold a usable JWT.
     public func recordLine() -> String {
-        var headerObject = JSONObject()
-        for (name, value) in headers {
-            headerObject[name] = .string(name == "authorization" ? "[redacted]" : value)
-        }
         let line: JSONValue = .object(JSONObject([
             ("path", .string(path)),
-            ("headers", .object(headerObject)),
+            ("headers", .object(redactedHeaders)),
             ("payload", payload ?? .null),
             ("status", .integer(Int64(status))),
             ("reason", reason.map { .string($0.rawValue) } ?? .null),

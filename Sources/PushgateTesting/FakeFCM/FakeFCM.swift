@@ -11,9 +11,9 @@ import PushgateCore
 /// - Important: hapi-path.md §8 — the answers a client must handle are all scriptable:
 ///   `UNREGISTERED` 404, `INVALID_ARGUMENT` 400 naming the token, 429 `QUOTA_EXCEEDED`, 5xx,
 ///   `SENDER_ID_MISMATCH`, an unknown project, a failing or revoked OAuth grant.
-public final class FakeFCM: Sendable {
+public final class FakeFCM: FakeProvider {
     /// Start-up settings.
-    public struct Configuration: Sendable {
+    public struct Configuration: FakeProviderConfiguration {
         /// The port on 127.0.0.1; 0 picks a free one.
         public var port: UInt16 = 0
         /// The service account assertions must verify against, and its project (the only one
@@ -23,8 +23,8 @@ public final class FakeFCM: Sendable {
         public var accessTokenLifetimeSeconds = 3599
         /// The clock that ages assertions and access tokens.
         public var clock: any WallClock = SystemClock()
-        /// Keep every ``FakeFCMRecord`` in memory (off for long command-line runs).
-        public var keepsRecords = true
+        /// `.full` keeps every ``FakeFCMRecord``; `.countersOnly` only ``FakeFCMCounters``.
+        public var recording: FakeProviderRecording = .full
         /// Called on the I/O thread after each request is decided. Keep it quick, and do not
         /// capture the fake itself (that cycle keeps it running).
         public var onRequest: (@Sendable (FakeFCMRecord) -> Void)?
@@ -41,27 +41,23 @@ public final class FakeFCM: Sendable {
     public var port: UInt16 { server.port }
     /// The server certificate (PEM); clients trust it as their extra CA file.
     public var certificatePEM: String { server.certificatePEM }
-    /// `https://127.0.0.1:<port>`: the FCM origin to send to.
-    public var origin: String { "https://127.0.0.1:\(port)" }
     /// `https://127.0.0.1:<port>/token`: the token URI to exchange assertions at.
     public var tokenURI: String { origin + FakeFCMResponder.tokenPath }
 
-    private let state: FakeFCMState
+    private let state: FakeFCMResponder.State
     private let server: FakeHTTP2Server
 
     /// Starts listening and serving on a thread of its own.
     public init(configuration: Configuration = Configuration()) throws {
-        let state = FakeFCMState(keepsRecords: configuration.keepsRecords, observer: configuration.onRequest,
-                                 clock: configuration.clock, lifetimeSeconds: configuration.accessTokenLifetimeSeconds)
+        let state = FakeFCMResponder.State(books: FakeFCMBooks(), configuration: configuration)
         self.state = state
-        server = try FakeHTTP2Server(
-            port: configuration.port, certificate: configuration.certificate,
-            maxConcurrentStreams: configuration.maxConcurrentStreams, name: "fake-fcm", logger: configuration.logger) {
-            FakeFCMResponder(state: state, credentials: configuration.credentials, clock: configuration.clock)
+        server = try FakeHTTP2Server(configuration: configuration, name: "fake-fcm") {
+            FakeFCMResponder(state: state, credentials: configuration.credentials, clock: configuration.clock,
+                             lifetimeSeconds: configuration.accessTokenLifetimeSeconds)
         }
     }
 
-    /// The requests answered so far, in order (empty when records are not kept).
+    /// The requests answered so far, in order (empty in counters-only mode).
     public var requests: [FakeFCMRecord] { state.records }
 
     /// The sends answered so far, in order.
@@ -72,7 +68,7 @@ public final class FakeFCM: Sendable {
 
     /// Totals so far.
     public var counters: FakeFCMCounters {
-        var counters = state.counters
+        var counters = state.withBooks { $0.counters }
         counters.connectionsAccepted = server.control.counters.connectionsAccepted
         return counters
     }
@@ -84,10 +80,10 @@ public final class FakeFCM: Sendable {
     public func clearScripts() { state.clearScripts() }
 
     /// Answers every OAuth exchange with `status` from now on (nil: back to verifying and granting).
-    public func failTokenExchanges(status: Int?) { state.setTokenFailure(status: status) }
+    public func failTokenExchanges(status: Int?) { state.withBooks { $0.tokenFailureStatus = status } }
 
     /// Forgets every access token issued so far: sends carrying one get 401 `UNAUTHENTICATED`.
-    public func revokeAccessTokens() { state.revokeAccessTokens() }
+    public func revokeAccessTokens() { state.withBooks { $0.accessTokens.removeAll() } }
 
     /// Closes every connection now, without GOAWAY.
     public func dropConnectionsNow() { server.command(.dropConnections) }

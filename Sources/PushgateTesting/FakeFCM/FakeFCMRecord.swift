@@ -1,7 +1,7 @@
 import PushgateCore
 
 /// One request the fake FCM answered, with the answer it gave.
-public struct FakeFCMRecord: Sendable {
+public struct FakeFCMRecord: FakeProviderRecord {
     /// Which endpoint the request was for.
     public enum Kind: String, Sendable {
         /// `POST /token`: an OAuth exchange.
@@ -27,24 +27,15 @@ public struct FakeFCMRecord: Sendable {
     /// The `message` object of a send, when the body had one.
     public let message: JSONObject?
 
-    /// The value of the first header called `name`, or `nil`.
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name == name }?.value
-    }
-
     /// The record line `pushgate fake-fcm --record` writes:
     /// `{"kind","path","headers":{…},"message":…,"status","error"}` (compact; `message` and `error`
     /// null when absent). Access tokens are written as `[redacted]`; exchange bodies (which hold
     /// the signed assertion) are not written at all.
     public func recordLine() -> String {
-        var headerObject = JSONObject()
-        for (name, value) in headers {
-            headerObject[name] = .string(name == "authorization" ? "[redacted]" : value)
-        }
         let line: JSONValue = .object(JSONObject([
             ("kind", .string(kind.rawValue)),
             ("path", .string(path)),
-            ("headers", .object(headerObject)),
+            ("headers", .object(redactedHeaders)),
             ("message", message.map(JSONValue.object) ?? .null),
             ("status", .integer(Int64(status))),
             ("error", error.map(JSONValue.string) ?? .null),

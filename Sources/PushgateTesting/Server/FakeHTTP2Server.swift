@@ -18,13 +18,15 @@ final class FakeHTTP2Server: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let stopped = Mutex(false)
 
-    /// Starts listening and serving on a thread called `name`; `makeResponder` runs on it.
-    init(port: UInt16, certificate: SelfSignedCertificate?, maxConcurrentStreams: Int, name: String, logger: Logger,
+    /// Starts listening as `configuration` says and serving on a thread called `name`;
+    /// `makeResponder` runs on it.
+    init(configuration: some FakeProviderConfiguration, name: String,
          makeResponder: @escaping @Sendable () -> any FakeServerResponder) throws {
-        let certificate = try certificate ?? SelfSignedCertificate.generate()
+        let certificate = try configuration.certificate ?? SelfSignedCertificate.generate()
         let context = try TLSContext.server(certificatePEM: certificate.certificatePEM, privateKeyPEM: certificate.privateKeyPEM, alpn: ["h2"])
-        let listener = try TCPListener(host: "127.0.0.1", port: port)
-        let control = FakeServerControl(maxConcurrentStreams: maxConcurrentStreams)
+        let listener = try TCPListener(host: "127.0.0.1", port: configuration.port)
+        let control = FakeServerControl(maxConcurrentStreams: configuration.maxConcurrentStreams)
+        let logger = configuration.logger
         let wakeup = try LoopWaker()
         self.port = listener.port
         certificatePEM = certificate.certificatePEM

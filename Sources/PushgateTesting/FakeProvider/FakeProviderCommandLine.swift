@@ -1,17 +1,15 @@
-import Foundation
-import PushgateCore
-
-/// What `pushgate fake-apns` runs once its flags are parsed: a fake APNs with the scripts
-/// installed, every request appended to the record file, and the certificate PEM written out.
-public enum FakeAPNsCommandLine {
+/// What `pushgate fake-apns` and `pushgate fake-fcm` run once their flags are parsed: the fake
+/// with the scripts installed, every request appended to the record file, and the certificate
+/// PEM written out.
+public enum FakeProviderCommandLine<Fake: FakeProvider> {
     /// The parsed flags.
     public struct Options: Sendable {
         /// `--port` (0: any free port).
         public var port: UInt16 = 0
-        /// From `--p8`, `--key-id`, `--team-id`; nil checks provider tokens for form only.
-        public var credentials: FakeAPNs.ProviderCredentials?
-        /// From `--script` (see ``FakeAPNsScriptFile``).
-        public var scripts: [String: ScriptedResponse] = [:]
+        /// From the credential flags (`--p8 …`, `--service-account`); nil checks requests for form only.
+        public var credentials: Fake.Configuration.Credentials?
+        /// From `--script` (see ``FakeAPNsScriptFile``, ``FakeFCMScriptFile``).
+        public var scripts: [String: Fake.Script] = [:]
         /// `--record`: one JSON line per request is appended here.
         public var recordPath: String?
         /// `--cert-out`: the server certificate PEM is written here (the client's extra CA file).
@@ -24,8 +22,8 @@ public enum FakeAPNsCommandLine {
 
     /// Starts the fake. Requests are recorded to the file only (counters-only in memory), so a
     /// long run does not grow.
-    public static func start(_ options: Options) throws -> FakeAPNs {
-        var configuration = FakeAPNs.Configuration()
+    public static func start(_ options: Options) throws -> Fake {
+        var configuration = Fake.Configuration()
         configuration.port = options.port
         configuration.credentials = options.credentials
         configuration.maxConcurrentStreams = options.maxConcurrentStreams
@@ -34,11 +32,11 @@ public enum FakeAPNsCommandLine {
             let recordFile = try RecordFile(path: path)
             configuration.onRequest = { recordFile.append(line: $0.recordLine()) }
         }
-        let fake = try FakeAPNs(configuration: configuration)
-        for (token, response) in options.scripts { fake.script(token: token, response) }
+        let fake = try Fake(configuration: configuration)
+        for (token, script) in options.scripts { fake.script(token: token, script) }
         if let path = options.certificateOutputPath {
             do {
-                try fake.certificatePEM.write(toFile: path, atomically: true, encoding: .utf8)
+                try fake.writeCertificate(to: path)
             } catch {
                 fake.stop()
                 throw error
