@@ -17,16 +17,13 @@ import Testing
         var certificate: String { directory.appendingPathComponent("ca.pem").path }
     }
 
-    /// Starts the fake checking provider tokens against `key`; returns it and its port.
-    static func startFake(_ files: Files, key: P256PrivateKey) async throws -> (ChildProcess, UInt16) {
+    /// Starts the fake checking provider tokens against `key`.
+    static func startFake(_ files: Files, key: P256PrivateKey) async throws -> FakeProviderProcess {
         try key.pkcs8PEM.write(toFile: files.p8, atomically: true, encoding: .utf8)
-        let fake = try PushgateTool.start([
+        return try await FakeProviderProcess.start([
             "fake-apns", "--port", "0", "--p8", files.p8, "--key-id", keyId, "--team-id", teamId,
             "--record", files.record, "--cert-out", files.certificate,
         ])
-        let line = try await onOwnThread { fake.readLine { $0.hasPrefix("listening ") } }
-        #expect(line?.hasPrefix("listening 127.0.0.1:") == true)
-        return (fake, try #require(PushgateTool.port(ofListeningLine: line)))
     }
 
     /// Sends one alert through an ``APNsClient`` signing with `key` and trusting the fake's certificate.
@@ -42,21 +39,17 @@ import Testing
         return outcome
     }
 
-    static func recordLines(_ files: Files) throws -> [JSONValue] {
-        try String(contentsOfFile: files.record, encoding: .utf8).split(separator: "\n").map { try JSONValue.parse(String($0)) }
-    }
-
     @Test func recordsAPushFromTheAPNsClientAndStopsOnSIGTERM() async throws {
         let files = Files(directory: try PushgateTool.temporaryDirectory())
         defer { try? FileManager.default.removeItem(at: files.directory) }
         let key = P256PrivateKey()
-        let (fake, port) = try await Self.startFake(files, key: key)
+        let fake = try await Self.startFake(files, key: key)
         #expect(try String(contentsOfFile: files.certificate, encoding: .utf8).hasPrefix("-----BEGIN CERTIFICATE-----\n"))
 
         let token = Hex.encode(SecureRandom.bytes(32))
-        #expect(try await Self.push(token, port: port, key: key, files: files) == .delivered)
+        #expect(try await Self.push(token, port: fake.port, key: key, files: files) == .delivered)
 
-        let records = try Self.recordLines(files)
+        let records = try FakeProviderProcess.records(files.record)
         #expect(records.count == 1)
         let record = try #require(records.first)
         #expect(record["path"] == .string("/3/device/\(token)"))
@@ -68,31 +61,24 @@ import Testing
         #expect(record["headers"]?["apns-collapse-id"] == .string("session-s1"))
         #expect(record["payload"] == (try JSONValue.parse(
             #"{"aps":{"alert":{"title":"Build finished","body":"All tests passed"},"badge":2},"sessionId":"s1"}"#)))
-        let mode = try FileManager.default.attributesOfItem(atPath: files.record)[.posixPermissions] as? Int
-        #expect(mode == 0o600)
 
-        fake.signal(SIGTERM)
-        let outcome = try await onOwnThread { fake.finish() }
-        #expect(outcome.status == 0)
-        #expect(outcome.stdout == "listening 127.0.0.1:\(port)\n")
-        #expect(!outcome.stderr.contains("no --p8"))
+        #expect(try await !fake.stop().contains("no --p8"))
     }
 
     @Test func refusesProviderTokensSignedByAnotherKeyAndStopsOnSIGINT() async throws {
         let files = Files(directory: try PushgateTool.temporaryDirectory())
         defer { try? FileManager.default.removeItem(at: files.directory) }
-        let (fake, port) = try await Self.startFake(files, key: P256PrivateKey())
+        let fake = try await Self.startFake(files, key: P256PrivateKey())
 
         let token = Hex.encode(SecureRandom.bytes(32))
-        let outcome = try await Self.push(token, port: port, key: P256PrivateKey(), files: files)
+        let outcome = try await Self.push(token, port: fake.port, key: P256PrivateKey(), files: files)
         #expect(outcome == .transient(reason: "InvalidProviderToken"))
-        let records = try Self.recordLines(files)
+        let records = try FakeProviderProcess.records(files.record)
         #expect(records.count == 1)
         #expect(records.first?["status"] == .integer(403))
         #expect(records.first?["reason"] == .string("InvalidProviderToken"))
 
-        fake.signal(SIGINT)
-        #expect(try await onOwnThread { fake.finish() }.status == 0)
+        _ = try await fake.stop(SIGINT)
     }
 
     @Test func credentialFlagsGoTogether() async throws {

@@ -26,35 +26,27 @@ import Testing
         defer { try? FileManager.default.removeItem(at: files.directory) }
         try JSONValue.object(try Self.account()).serialized().write(toFile: files.account, atomically: true, encoding: .utf8)
         try #"{"gone-token":"unregistered"}"#.write(toFile: files.script, atomically: true, encoding: .utf8)
-        let fake = try PushgateTool.start([
+        let fake = try await FakeProviderProcess.start([
             "fake-fcm", "--service-account", files.account, "--script", files.script, "--record", files.record,
             "--cert-out", files.certificate,
         ])
-        let line = try await onOwnThread { fake.readLine { $0.hasPrefix("listening ") } }
-        let port = try #require(PushgateTool.port(ofListeningLine: line))
 
         let configuration = FCMConfiguration(account: try ServiceAccount(object: try Self.account()),
-                                             origin: HTTP2Origin(host: "127.0.0.1", port: port),
-                                             tokenURI: "https://127.0.0.1:\(port)/token", extraCAFile: files.certificate)
+                                             origin: HTTP2Origin(host: "127.0.0.1", port: fake.port),
+                                             tokenURI: "https://127.0.0.1:\(fake.port)/token", extraCAFile: files.certificate)
         let client = try FCMClient(configuration: configuration, logger: Logger(component: "test", minimumLevel: .error))
         #expect(await client.send(.relay(token: "live-token", envelope: "QUJD")) == .sent)
         #expect(await client.send(.relay(token: "gone-token", envelope: "QUJD")) == .dead(reason: "UNREGISTERED"))
         await client.shutdown()
 
-        let records = try String(contentsOfFile: files.record, encoding: .utf8).split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        let records = try FakeProviderProcess.records(files.record)
         #expect(records.map { $0["kind"] } == ["token", "send", "send"])
         #expect(records.map { $0["status"] } == [200, 200, 404])
         #expect(records[2]["error"] == "NOT_FOUND")
         #expect(records[1]["message"]?["data"]?["hapi_e"] == "QUJD")
         #expect(records[1]["headers"]?["authorization"] == "[redacted]")
-        let mode = try FileManager.default.attributesOfItem(atPath: files.record)[.posixPermissions] as? Int
-        #expect(mode == 0o600)
 
-        fake.signal(SIGTERM)
-        let outcome = try await onOwnThread { fake.finish() }
-        #expect(outcome.status == 0)
-        #expect(outcome.stdout == "listening 127.0.0.1:\(port)\n")
-        #expect(!outcome.stderr.contains("no --service-account"))
+        #expect(try await !fake.stop().contains("no --service-account"))
     }
 
     @Test func badFilesStopStartUp() async throws {
