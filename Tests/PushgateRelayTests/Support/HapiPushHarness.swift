@@ -19,22 +19,11 @@ final class HapiPushHarness: Sendable {
     init(settings: [String: String] = [:], fcm withFCM: Bool = true) async throws {
         let clock = ManualClock(milliseconds: SystemClock().nowMilliseconds)
         fcmDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hapi-fcm-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: fcmDirectory, withIntermediateDirectories: true)
         var settings = settings
         if withFCM {
-            let account = try Self.serviceAccountObject()
-            var configuration = FakeFCM.Configuration()
-            configuration.credentials = try FakeFCM.Credentials(account: try ServiceAccount(object: account))
-            configuration.clock = clock
-            let fake = try FakeFCM(configuration: configuration)
-            let accountPath = fcmDirectory.appendingPathComponent("service-account.json").path
-            let caPath = fcmDirectory.appendingPathComponent("fake-fcm-ca.pem").path
-            try JSONValue.object(account).serialized().write(toFile: accountPath, atomically: true, encoding: .utf8)
-            try fake.certificatePEM.write(toFile: caPath, atomically: true, encoding: .utf8)
-            for (name, value) in fake.relayEnvironment(serviceAccountPath: accountPath, caFile: caPath) {
-                settings[String(name.dropFirst("PUSHGATE_RELAY_".count))] = value
-            }
-            fcm = fake
+            let fixture = try FakeFCMFixture(account: try Self.serviceAccountObject(), clock: clock, directory: fcmDirectory.path)
+            for (name, value) in fixture.relayEnvironment { settings[String(name.dropFirst("PUSHGATE_RELAY_".count))] = value }
+            fcm = fixture.fake
         } else {
             fcm = nil
         }

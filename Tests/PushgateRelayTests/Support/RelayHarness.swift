@@ -12,20 +12,18 @@ import Synchronization
 /// with one manual clock for everything, and helpers to act as hosts.
 final class RelayHarness: Sendable {
     static let bundleId = "dev.pushgate.tests"
-    static let keyId = "KEYID12345"
-    static let teamId = "TEAMID1234"
 
     let clock: ManualClock
     let scheduler: ManualScheduler
-    let fake: FakeAPNs
+    let apns: FakeAPNsFixture
     let relay: RelayServer
     let logs = Logger.MemorySink()
     let directory: URL
-    let apnsKey: P256PrivateKey
     let environment: [String: String]
     /// Called for every request the fake answers (on its I/O thread).
     let onFakeRequest = RequestHook()
 
+    var fake: FakeAPNs { apns.fake }
     var baseURL: String { "http://127.0.0.1:\(relay.port)" }
 
     /// Starts the fake APNs and a relay configured by `settings` (names without the prefix);
@@ -34,20 +32,11 @@ final class RelayHarness: Sendable {
          clock: ManualClock = ManualClock(milliseconds: SystemClock().nowMilliseconds)) async throws {
         self.clock = clock
         scheduler = ManualScheduler(clock: clock)
-        apnsKey = P256PrivateKey()
-        var fakeConfiguration = FakeAPNs.Configuration()
-        fakeConfiguration.credentials = .init(publicKey: apnsKey.publicKey, keyId: Self.keyId, teamId: Self.teamId)
-        fakeConfiguration.clock = clock
-        let hook = onFakeRequest
-        fakeConfiguration.onRequest = { request in hook.call(request) }
-        fake = try FakeAPNs(configuration: fakeConfiguration)
         directory = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let caFile = directory.appendingPathComponent("fake-apns-ca.pem").path
-        try fake.writeCertificate(to: caFile)
-        var environment = try fake.relayEnvironment(
-            apnsKey: apnsKey, keyId: Self.keyId, teamId: Self.teamId, bundleId: Self.bundleId, caFile: caFile,
-            databasePath: directory.appendingPathComponent("relay.sqlite").path)
+        let hook = onFakeRequest
+        apns = try FakeAPNsFixture(clock: clock, directory: directory.path) { request in hook.call(request) }
+        var environment = try apns.relayEnvironment(bundleId: Self.bundleId,
+                                                    databasePath: directory.appendingPathComponent("relay.sqlite").path)
         for (name, value) in settings { environment["PUSHGATE_RELAY_" + name] = value }
         self.environment = environment
         let configuration = try RelayConfiguration(arguments: [], environment: environment)
