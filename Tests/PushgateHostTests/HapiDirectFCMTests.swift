@@ -9,7 +9,7 @@ import Testing
     static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude")])
 
     @Test func phoneAndWearRowsGetDataOnlyMessages() async throws {
-        let harness = try await HapiHarness(ios: "off", android: "fcm")
+        let harness = try await HostHarness(hapi: .off, android: "fcm")
         let fcm = try #require(harness.fakeFCM)
         #expect(try await harness.call("GET", "/api/status").json?["hapi"]?["android"] == "fcm")
         try await harness.registerDevice("phone-token:A", platform: "phone", key: nil)
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func deadTokensArePrunedAndOthersKept() async throws {
-        let harness = try await HapiHarness(ios: "off", android: "fcm")
+        let harness = try await HostHarness(hapi: .off, android: "fcm")
         let fcm = try #require(harness.fakeFCM)
         for token in ["gone", "invalid", "busy", "ok"] { try await harness.registerDevice(token, platform: "phone", key: nil) }
         fcm.script(token: "gone", FakeFCMScript(.unregistered))
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func directDataOverTheFCMLimitFailsAndKeepsTheRow() async throws {
-        let harness = try await HapiHarness(ios: "off", android: "fcm")
+        let harness = try await HostHarness(hapi: .off, android: "fcm")
         try await harness.registerDevice("phone", platform: "phone", key: nil)
         var body = Self.ready
         body["sessionName"] = .string(String(repeating: "n", count: 3_000))

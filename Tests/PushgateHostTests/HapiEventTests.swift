@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func readyCooldownIsFiveSecondsPerSession() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         try await harness.registerDevice(token)
         #expect(try await harness.event(Self.ready("s1"))["accepted"] == 1)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func newRequestIdsRestartATrailingDebounce() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         #expect(try await harness.event(Self.permission("s1", ["r1"]))["pending"] == true)
@@ -52,7 +52,7 @@ import Testing
         #expect(opened.payload.type == .permissionRequest && opened.payload.requestId == "r1")
         #expect(opened.payload.title == "Permission Request" && opened.payload.body == "Claude Bash: make\nSession: Demo\nCommand: make")
         #expect(requests.first?.header("apns-collapse-id") == "permission-request-s1")
-        #expect(requests.first?.header("apns-push-type") == "alert" && requests.first?.header("apns-topic") == HapiHarness.bundleId)
+        #expect(requests.first?.header("apns-push-type") == "alert" && requests.first?.header("apns-topic") == HostHarness.bundleId)
         // The same ids again: nothing new, nothing pending, nothing sent.
         let same = try await harness.event(Self.permission("s1", ["r1", "r2", "r3"]))
         #expect(same["pending"] == nil && same["accepted"] == 0)
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func anEmptyListCancelsThePendingNotification() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         try await harness.registerDevice(token)
         let baseline = harness.scheduler.pendingCount
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func readySummaryFooterReachesTheDevice() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         let text = "I refactored it.\nDone.AGENT_NOTIFY_SUMMARY {\"version\":1,\"summary\":\"S\",\"action\":\"A\"}"
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func killedTaskIsAFailure() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         let body = JSONObject([("type", "task_complete"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude"),
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func collapseIdsAreCutAtScalarBoundaries() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         try await harness.registerDevice(token)
         let emoji = String(repeating: "a", count: 56) + "😀"

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func plaintextOf2372BytesGoesInFullAnd2373FallsBack() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         let name = String(repeating: "名", count: 300) + String(repeating: "n", count: 100)
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func anOversizedSummaryIsDroppedAndEverythingElseKept() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         let cjk = String(repeating: "中", count: 300)
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func hugeTitleAndBodyGiveTheMinimalObjectWithTheRequestId() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         let name = String(repeating: "😀", count: 700)
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func aPayloadTooLargeEvenWhenMinimalIsNotSentAndTheRowStays() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         try await harness.registerDevice(token)
         let fanout = try Self.apnsFanout(harness)
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func fallbackFormsNeverCutACharacter() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         let fanout = try Self.apnsFanout(harness)
@@ -119,7 +119,7 @@ import Testing
     }
 
     /// A fan-out over the harness store whose iOS lane is a direct APNs client pointed at the fake.
-    static func apnsFanout(_ harness: HapiHarness) throws -> HapiFanout {
+    static func apnsFanout(_ harness: HostHarness) throws -> HapiFanout {
         let direct = try #require(harness.service.settings.directAPNs)
         let client = try APNsClient(configuration: direct.configuration, clock: harness.clock,
                                     logger: Logger(component: "apns", minimumLevel: .error))

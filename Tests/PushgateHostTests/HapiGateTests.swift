@@ -8,7 +8,7 @@ import Testing
     static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo")])
 
     @Test func noDevicesMeansWebPush() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let result = try await harness.event(Self.ready)
         #expect(result["nativeDelivered"] == false)
         #expect(harness.web.calls == ["toast", "webPush"], "no visible web client: the toast reaches nobody, Web Push goes")
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func allSendsFailedMeansWebPush() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let first = TestToken.make(), second = TestToken.make()
         try await harness.registerDevice(first)
         try await harness.registerDevice(second)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func aCorruptKeyRowIsDeadAndDoesNotCount() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let token = TestToken.make()
         try await harness.service.store.registerHapiDevice(namespace: "default", token: token, platform: .ios, deviceId: "d",
                                                            pushKey: "c2hvcnQ=")
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func oneSentSuppressesToastAndWebPush() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let good = TestToken.make(), bad = TestToken.make()
         try await harness.registerDevice(good)
         try await harness.registerDevice(bad)
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aVisibleWebClientGetsTheToastOnly() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         harness.web.setVisibleClients(1)
         _ = try await harness.event(Self.ready)
         #expect(harness.web.calls == ["toast"])
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func deadTokensArePrunedAndNotForTopicIsKept() async throws {
-        let harness = try await HapiHarness()
+        let harness = try await HostHarness(hapi: .apns)
         let gone = TestToken.make(), bad = TestToken.make(), topic = TestToken.make()
         for token in [gone, bad, topic] { try await harness.registerDevice(token) }
         harness.fake.script(token: gone, .unregistered)

@@ -11,7 +11,7 @@ import Testing
                                    ("agentText", "Done.AGENT_NOTIFY_SUMMARY {\"version\":1,\"summary\":\"S\",\"action\":\"A\"}")])
 
     @Test func bothPlatformsThroughTheRelay() async throws {
-        let harness = try await HapiHarness(ios: "relay", android: "relay", realRelay: true)
+        let harness = try await HostHarness(hapi: .relay, android: "relay")
         let fcm = try #require(harness.fakeFCM)
         let iosToken = TestToken.make()
         let iosKey = try #require(try await harness.registerDevice(iosToken.uppercased()))
@@ -24,7 +24,7 @@ import Testing
         let apns = try #require(harness.apnsRequests(iosToken).first, "the relay lowercased the token")
         #expect(apns.header("apns-push-type") == "alert" && apns.header("apns-priority") == "10")
         #expect(apns.header("apns-expiration") == "0" && apns.header("apns-collapse-id") == "ready-s1")
-        #expect(apns.header("apns-topic") == HapiHarness.bundleId)
+        #expect(apns.header("apns-topic") == HostHarness.bundleId)
         #expect(try DeviceSide.open(apns, key: iosKey).payload == expected)
 
         let send = try #require(fcm.sends.first)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func deadAnswersPruneAndOtherFailuresKeep() async throws {
-        let harness = try await HapiHarness(ios: "relay", android: "relay", realRelay: true)
+        let harness = try await HostHarness(hapi: .relay, android: "relay")
         let fcm = try #require(harness.fakeFCM)
         let apnsDead = TestToken.make(), apnsBusy = TestToken.make()
         try await harness.registerDevice(apnsDead)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func theCapHoldsOnTheRelayLane() async throws {
-        let harness = try await HapiHarness(ios: "relay", realRelay: true)
+        let harness = try await HostHarness(hapi: .relay)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         let name = String(repeating: "名", count: 300) + String(repeating: "n", count: 100)
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func permissionDebounceThroughTheRelay() async throws {
-        let harness = try await HapiHarness(ios: "relay", realRelay: true)
+        let harness = try await HostHarness(hapi: .relay)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         let question = JSONObject([("type", "question"), ("sessionId", "s9"), ("sessionName", "Plan"), ("agent", "Gemini"),

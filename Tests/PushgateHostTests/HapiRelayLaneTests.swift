@@ -9,7 +9,7 @@ import Testing
 
     @Test func androidRelayTargetsKeyedPhonesOnlyAndIOSCarriesTheCollapseId() async throws {
         let relay = try HapiScriptedRelay()
-        let harness = try await HapiHarness(ios: "relay", android: "relay", relayURL: relay.url + "/")
+        let harness = try await HostHarness(hapi: .relay, android: "relay", relayURL: relay.url + "/")
         let phoneKey = try #require(try await harness.registerDevice("phone:Keyed", platform: "phone"))
         try await harness.registerDevice("phone:Keyless", platform: "phone", key: nil)
         try await harness.registerDevice("wear:W", platform: "wear")
@@ -36,7 +36,7 @@ import Testing
 
     @Test func relayDeadAnswerPrunesAndOddAnswersKeep() async throws {
         let relay = try HapiScriptedRelay()
-        let harness = try await HapiHarness(ios: "relay", android: "off", relayURL: relay.url)
+        let harness = try await HostHarness(hapi: .relay, android: "off", relayURL: relay.url)
         let gone = TestToken.make(), proxy = TestToken.make()
         try await harness.registerDevice(gone)
         try await harness.registerDevice(proxy)
@@ -51,8 +51,8 @@ import Testing
 
     @Test func autoWithAMissingServiceAccountIsOffAndNeverRelays() async throws {
         let relay = try HapiScriptedRelay()
-        let harness = try await HapiHarness(ios: "off", android: "auto", relayURL: relay.url,
-                                            environment: ["FCM_SERVICE_ACCOUNT_PATH": "/nonexistent/service-account.json"])
+        let harness = try await HostHarness(hapi: .off, android: "auto", relayURL: relay.url,
+                                            hostEnvironment: ["FCM_SERVICE_ACCOUNT_PATH": "/nonexistent/service-account.json"])
         try await harness.registerDevice("phone:1", platform: "phone")
         let result = try await harness.event(Self.ready)
         #expect(result["accepted"] == 0 && result["failed"] == 0)
@@ -65,7 +65,7 @@ import Testing
 
     @Test func oversizedSummaryIsDroppedBeforeTheRelay() async throws {
         let relay = try HapiScriptedRelay()
-        let harness = try await HapiHarness(ios: "relay", android: "off", relayURL: relay.url)
+        let harness = try await HostHarness(hapi: .relay, android: "off", relayURL: relay.url)
         let token = TestToken.make()
         let key = try #require(try await harness.registerDevice(token))
         let cjk = String(repeating: "中", count: 300)

@@ -7,54 +7,61 @@ import PushgateCore
 import PushgateRelay
 import PushgateTesting
 
-/// The fake APNs, a real relay in front of it (real signature checks) and a host pointed at
-/// it, all on one manual clock; the host's API listens on loopback.
+/// A host on one manual clock wired to the fake APNs over loopback: through a real relay (real
+/// signature checks), through a relay whose URL is given (a stub or a scripted one), or
+/// directly. With an Android mode, a fake FCM serves the host's direct FCM lane or the started
+/// relay's Android lane. The host's API listens on loopback; a recording web fallback sees the
+/// hapi-path.md §10 gate's branch.
 final class HostHarness: Sendable {
     static let bundleId = "dev.pushgate.tests"
-    static let keyId = "KEYID12345"
-    static let teamId = "TEAMID1234"
 
     let clock: ManualClock
     let scheduler: ManualScheduler
-    let fake: FakeAPNs
+    let apns: FakeAPNsFixture
+    /// The fake FCM of Android mode `fcm` (the host's lane) or of the started relay's Android lane.
+    let fakeFCM: FakeFCM?
     let relay: RelayServer?
     let home: TemporaryHome
-    let apnsKey: P256PrivateKey
-    let caFile: String
     let logs = Logger.MemorySink()
+    let web = RecordingWebFallback()
     let service: HostService
     let api: HostAPI
 
+    var fake: FakeAPNs { apns.fake }
     var relayURL: String { relay.map { "http://127.0.0.1:\($0.port)" } ?? "" }
 
-    /// `mode` `relay` starts a relay; `apns` points the host's direct client at the fake.
-    /// `relayURL` overrides the relay the host uses (a stub); `hostEnvironment` adds settings.
-    init(mode: IOSPushMode = .relay, relayURL override: String? = nil, hostEnvironment: [String: String] = [:],
-         relaySettings: [String: String] = [:], home existing: TemporaryHome? = nil) async throws {
+    /// `mode` `relay` starts a relay unless `relayURL` names one (a stub); `apns` points the
+    /// host's direct client at the fake. `android`, when given, is the hapi path's Android mode
+    /// (hapi-path.md §6). `hostEnvironment` adds host settings, `relaySettings` relay ones
+    /// (names without the prefix); `home` reuses a host home.
+    init(mode: IOSPushMode = .relay, android: String? = nil, relayURL override: String? = nil,
+         hostEnvironment: [String: String] = [:], relaySettings: [String: String] = [:],
+         home existing: TemporaryHome? = nil) async throws {
         clock = ManualClock(milliseconds: SystemClock().nowMilliseconds)
         scheduler = ManualScheduler(clock: clock)
-        apnsKey = P256PrivateKey()
-        var fakeConfiguration = FakeAPNs.Configuration()
-        fakeConfiguration.credentials = .init(publicKey: apnsKey.publicKey, keyId: Self.keyId, teamId: Self.teamId)
-        fakeConfiguration.clock = clock
-        fake = try FakeAPNs(configuration: fakeConfiguration)
         home = existing ?? TemporaryHome()
         let directory = home.path + "-relay-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        caFile = directory + "/fake-apns-ca.pem"
-        try fake.writeCertificate(to: caFile)
-        let fakeOrigin = "https://127.0.0.1:\(fake.port)"
+        apns = try FakeAPNsFixture(clock: clock, directory: directory)
+        let startsRelay = mode == .relay && override == nil
+        var fcmEnvironment: [String: String] = [:]
+        if android == "fcm" || (android != nil && startsRelay) {
+            let vector = try JSONValue.parse(Fixtures.bytes("vectors/rs256-oauth.json"))
+            let fcm = try FakeFCMFixture(account: vector["serviceAccount"]?.objectValue ?? [:], clock: clock, directory: directory)
+            fcmEnvironment = fcm.relayEnvironment
+            fakeFCM = fcm.fake
+        } else {
+            fakeFCM = nil
+        }
         var relayURL = override
-        if mode == .relay && override == nil {
-            var environment = try fake.relayEnvironment(
-                apnsKey: apnsKey, keyId: Self.keyId, teamId: Self.teamId, bundleId: Self.bundleId, caFile: caFile,
-                databasePath: directory + "/relay.sqlite")
+        if startsRelay {
+            var environment = try apns.relayEnvironment(bundleId: Self.bundleId, databasePath: directory + "/relay.sqlite")
+            environment.merge(fcmEnvironment) { $1 }
             for limit in ["REGISTER_LIMIT_PER_MINUTE", "SEND_LIMIT_PER_MINUTE", "SERVER_SEND_LIMIT_PER_MINUTE"] {
                 environment["PUSHGATE_RELAY_" + limit] = "100000"
             }
             for (name, value) in relaySettings { environment["PUSHGATE_RELAY_" + name] = value }
             let configuration = try RelayConfiguration(arguments: [], environment: environment)
-            let logger = Logger(component: "relay", minimumLevel: .warning, sink: logs)
+            let logger = Logger(component: "relay", minimumLevel: .debug, sink: logs)
             let relay = try await RelayServer(configuration: configuration,
                                               channel: configuration.makeChannel(clock: clock, logger: logger),
                                               scheduler: scheduler, logger: logger)
@@ -65,18 +72,18 @@ final class HostHarness: Sendable {
         }
         var environment = hostEnvironment
         environment["PUSHGATE_IOS_PUSH"] = mode.rawValue
+        if let android { environment["PUSHGATE_ANDROID_PUSH"] = android }
         environment["PUSHGATE_HOST_LISTEN"] = "127.0.0.1:0"
         if let relayURL { environment["PUSHGATE_PUSH_RELAY_URL"] = relayURL }
-        if mode == .apns {
-            environment.merge([
-                "PUSHGATE_APNS_KEY_ID": Self.keyId, "PUSHGATE_APNS_TEAM_ID": Self.teamId, "PUSHGATE_APNS_BUNDLE_ID": Self.bundleId,
-                "PUSHGATE_APNS_P8": try apnsKey.pkcs8PEM, "PUSHGATE_APNS_HOST_PRODUCTION": fakeOrigin,
-                "PUSHGATE_APNS_HOST_SANDBOX": fakeOrigin, "PUSHGATE_APNS_CA_FILE": caFile,
-            ]) { $1 }
+        if android == "fcm" {
+            // The host's own FCM lane: the relay's variables without the relay prefix.
+            for (name, value) in fcmEnvironment { environment[name.replacingOccurrences(of: "PUSHGATE_RELAY_", with: "PUSHGATE_")] = value }
         }
+        if mode == .apns { environment.merge(try apns.hostEnvironment(bundleId: Self.bundleId)) { $1 } }
         let settings = try HostSettings.load(environment: home.environment(environment))
         let logger = Logger(component: "host", minimumLevel: .debug, sink: logs)
-        service = try HostService(settings: settings, scheduler: scheduler, logger: logger, titles: try Fixtures.titles())
+        service = try HostService(settings: settings, scheduler: scheduler, logger: logger, titles: try Fixtures.titles(),
+                                  webFallback: web)
         try await service.start()
         api = try HostAPI(service: service, host: "127.0.0.1", port: 0, logger: logger)
     }
@@ -86,6 +93,7 @@ final class HostHarness: Sendable {
         await service.shutdown()
         if let relay { await relay.shutdown(graceSeconds: 1) }
         fake.stop()
+        fakeFCM?.stop()
     }
 
     /// A host API call; `bearer` nil sends the right token, "" sends none.
