@@ -13,22 +13,29 @@ import Testing
                              "apns-priority: 10", "apns-expiration: 0"]
     static let headersRoutine = ["apns-topic: dev.pushgate.tests.push-type.liveactivity", "apns-push-type: liveactivity",
                                  "apns-priority: 5", "apns-expiration: 0"]
+    static let buildWorking = activityRow("s1", "Build", "working", startedAt: started)
+    static let testWorking = activityRow("s2", "Test", "working", startedAt: started)
+
+    /// A harness without refresh ticks, and the token of activity `act-1` for session `s1`,
+    /// registered with `items` (200).
+    static func harnessWithActivity(_ items: [JSONValue]? = [buildWorking], mode: IOSPushMode = .relay,
+                                    environment: String? = nil) async throws -> (HostHarness, String) {
+        let harness = try await HostHarness(mode: mode, hostEnvironment: noTicks)
+        let token = TestToken.make()
+        #expect(try await harness.registerActivity(token, activity: "act-1", session: "s1", items: items, environment: environment) == 200)
+        return (harness, token)
+    }
 
     @Test func idleSessionWithOneRowEndsCompleteWithIntegerDismissalAndIsRemoved() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        #expect(try await harness.registerActivity(token, activity: "act-1", session: "s1",
-                                                   items: [activityRow("s1", "Build", "working", startedAt: Self.started)]) == 200)
+        let (harness, token) = try await Self.harnessWithActivity()
         harness.scheduler.advance(byMs: 1_234)
         let answer = try await harness.state("s1", "idle")
         #expect(answer == (try wire(["ok": true, "requests": 1, "accepted": 1, "failed": 0, "dropped": 0])))
-        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
         let pushes = harness.activityPushes(token)
         #expect(pushes.count == 1)
-        #expect(pushes.first?.payload == (try activityPayload(
-            timestamp: harness.nowSeconds, event: "end", status: "complete", eventVersion: nowMs, updatedAt: now, endedAt: now,
-            title: "Build", workingCount: 0, items: [activityRow("s1", "Build", "complete", startedAt: Self.started, endedAt: now)],
-            dismissalDate: harness.nowSeconds + 900)))
+        #expect(pushes.first?.payload == (try harness.activityPayloadNow(
+            event: "end", status: "complete", title: "Build", workingCount: 0,
+            items: [activityRow("s1", "Build", "complete", startedAt: Self.started, endedAt: harness.now)], dismissalAfter: 900)))
         #expect(pushes.first?.apnsHeaders == Self.headersEnd)
         #expect(pushes.first?.header("apns-collapse-id") == nil)
         // 200 from the relay: it verified the signature over its own normalisation of the request.
@@ -39,42 +46,33 @@ import Testing
     }
 
     @Test func errorSessionEndsWithAnHourOfDismissal() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.registerActivity(token, activity: "act-1", session: "s1",
-                                           items: [activityRow("s1", "Migrate", "working", startedAt: Self.started)])
+        let (harness, token) = try await Self.harnessWithActivity([activityRow("s1", "Migrate", "working", startedAt: Self.started)])
         try await harness.state("s1", "error", title: "Migrate DB")
-        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
         let push = try #require(harness.activityPushes(token).first)
-        #expect(push.payload == (try activityPayload(
-            timestamp: harness.nowSeconds, event: "end", status: "error", eventVersion: nowMs, updatedAt: now, endedAt: now,
-            title: "Migrate DB", workingCount: 0, items: [activityRow("s1", "Migrate DB", "error", startedAt: Self.started, endedAt: now)],
-            dismissalDate: harness.nowSeconds + 3_600)))
+        #expect(push.payload == (try harness.activityPayloadNow(
+            event: "end", status: "error", title: "Migrate DB", workingCount: 0,
+            items: [activityRow("s1", "Migrate DB", "error", startedAt: Self.started, endedAt: harness.now)], dismissalAfter: 3_600)))
         #expect(push.apnsHeaders == Self.headersEnd)
         await harness.stop()
     }
 
     @Test func anotherRowStillWorkingSendsUpdateWithIntegerStaleDate() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.registerActivity(token, activity: "act-1", session: "s1", items: [
-            activityRow("s1", "Build", "working", startedAt: Self.started), activityRow("s2", "Test", "working", startedAt: Self.started + 1),
-        ])
+        let (harness, token) = try await Self.harnessWithActivity([Self.buildWorking,
+                                                                    activityRow("s2", "Test", "working", startedAt: Self.started + 1)])
         harness.scheduler.advance(byMs: 777)
         try await harness.state("s1", "idle")
-        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
-        #expect(now != now.rounded(.down), "a fractional updatedAt shows that staleDate is floored")
+        #expect(harness.now != harness.now.rounded(.down), "a fractional updatedAt shows that staleDate is floored")
         let update = try #require(harness.activityPushes(token).last)
-        #expect(update.payload == (try activityPayload(
-            timestamp: harness.nowSeconds, event: "update", status: "working", eventVersion: nowMs, updatedAt: now,
-            title: "Test", workingCount: 1,
-            items: [activityRow("s1", "Build", "complete", startedAt: Self.started, endedAt: now),
+        #expect(update.payload == (try harness.activityPayloadNow(
+            event: "update", status: "working", title: "Test", workingCount: 1,
+            items: [activityRow("s1", "Build", "complete", startedAt: Self.started, endedAt: harness.now),
                     activityRow("s2", "Test", "working", startedAt: Self.started + 1)],
-            staleDate: Int64(now.rounded(.down)) + 1_200)))
+            staleAfter: 1_200)))
         #expect(update.apnsHeaders == Self.headersRoutine, "a row completing is routine: priority 5")
         #expect(try await harness.activity(token)?.rows.map(\.status) == [.complete, .working])
 
         // The second session fails: a change into error is urgent; then nothing works any more → end.
+        let nowMs = harness.clock.nowMilliseconds
         try await harness.state("s2", "error")
         let ended = try #require(harness.activityPushes(token).last)
         #expect(ended.payload?["aps"]?["event"] == "end" && ended.payload?["aps"]?["content-state"]?["status"] == "error")
@@ -85,10 +83,7 @@ import Testing
     }
 
     @Test func childAndSystemSessionsAndRepeatsSendNothing() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.registerActivity(token, activity: "act-1", session: "s1",
-                                           items: [activityRow("s1", "Build", "working", startedAt: Self.started)])
+        let (harness, token) = try await Self.harnessWithActivity()
         #expect(try await harness.state("s1", "idle", extra: [("parentId", "p1")])["requests"] == 0)
         #expect(try await harness.state("s1", "error", extra: [("system", true)])["requests"] == 0)
         #expect(try await harness.state("s1", "busy")["requests"] == 0, "busy does not push by itself")
@@ -98,10 +93,7 @@ import Testing
     }
 
     @Test func failedEndKeepsTheTokenAndTheNextEndSucceeds() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.registerActivity(token, activity: "act-1", session: "s1",
-                                           items: [activityRow("s1", "Build", "working", startedAt: Self.started)])
+        let (harness, token) = try await Self.harnessWithActivity()
         harness.fake.script(token: token, ScriptedResponse(status: 500, reason: .internalServerError))
         #expect(try await harness.state("s1", "idle") == (try wire(["ok": true, "requests": 1, "accepted": 0, "failed": 1, "dropped": 0])))
         let kept = try #require(try await harness.activity(token))
@@ -115,13 +107,9 @@ import Testing
     }
 
     @Test func dropRemovesTheToken() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let dead = TestToken.make(), alive = TestToken.make()
-        for (token, activity) in [(dead, "act-1"), (alive, "act-2")] {
-            try await harness.registerActivity(token, activity: activity, session: "s1", items: [
-                activityRow("s1", "Build", "working", startedAt: Self.started), activityRow("s2", "Test", "working", startedAt: Self.started),
-            ])
-        }
+        let (harness, dead) = try await Self.harnessWithActivity([Self.buildWorking, Self.testWorking])
+        let alive = TestToken.make()
+        try await harness.registerActivity(alive, activity: "act-2", session: "s1", items: [Self.buildWorking, Self.testWorking])
         harness.fake.script(token: dead, .unregistered)
         let answer = try await harness.state("s1", "idle")
         #expect(answer == (try wire(["ok": true, "requests": 1, "accepted": 1, "failed": 0, "dropped": 1])), "same rows: one request")
@@ -131,21 +119,13 @@ import Testing
     }
 
     @Test func permissionAndQuestionEventsAreUrgentUpdates() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.registerActivity(token, activity: "act-1", session: "s1", items: [
-            activityRow("s1", "Build", "working", startedAt: Self.started), activityRow("s2", "Test", "working", startedAt: Self.started),
-        ])
+        let (harness, token) = try await Self.harnessWithActivity([Self.buildWorking, Self.testWorking])
         _ = try await harness.event("permission", "s2", extra: [("requestId", "r1")])
         await harness.service.liveActivities.waitUntilIdle()
-        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
         let push = try #require(harness.activityPushes(token).last)
-        #expect(push.payload == (try activityPayload(
-            timestamp: harness.nowSeconds, event: "update", status: "working", eventVersion: nowMs, updatedAt: now,
-            title: "Build", workingCount: 2,
-            items: [activityRow("s1", "Build", "working", startedAt: Self.started),
-                    activityRow("s2", "Test", "permission", startedAt: Self.started)],
-            staleDate: Int64(now.rounded(.down)) + 1_200)))
+        #expect(push.payload == (try harness.activityPayloadNow(
+            event: "update", status: "working", title: "Build", workingCount: 2,
+            items: [Self.buildWorking, activityRow("s2", "Test", "permission", startedAt: Self.started)], staleAfter: 1_200)))
         #expect(push.apnsHeaders.contains("apns-priority: 10"))
         _ = try await harness.event("question", "s1")
         await harness.service.liveActivities.waitUntilIdle()
@@ -159,17 +139,13 @@ import Testing
     }
 
     @Test func directAPNsModeSendsTheSamePayload() async throws {
-        let harness = try await HostHarness(mode: .apns, hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.registerActivity(token, activity: "act-1", session: "s1", environment: "sandbox")
-        let registeredAt = Double(harness.clock.nowMilliseconds) / 1_000
+        let (harness, token) = try await Self.harnessWithActivity(nil, mode: .apns, environment: "sandbox")
+        let registeredAt = harness.now
         try await harness.state("s1", "idle", title: "Refactor")
-        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
         let push = try #require(harness.activityPushes(token).first)
-        #expect(push.payload == (try activityPayload(
-            timestamp: harness.nowSeconds, event: "end", status: "complete", eventVersion: nowMs, updatedAt: now, endedAt: now,
-            title: "Refactor", workingCount: 0, items: [activityRow("s1", "Refactor", "complete", startedAt: registeredAt, endedAt: now)],
-            dismissalDate: harness.nowSeconds + 900)))
+        #expect(push.payload == (try harness.activityPayloadNow(
+            event: "end", status: "complete", title: "Refactor", workingCount: 0,
+            items: [activityRow("s1", "Refactor", "complete", startedAt: registeredAt, endedAt: harness.now)], dismissalAfter: 900)))
         #expect(push.apnsHeaders == Self.headersEnd)
         #expect(try await harness.activity(token) == nil)
         await harness.stop()

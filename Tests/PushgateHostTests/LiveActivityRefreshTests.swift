@@ -33,15 +33,13 @@ import Testing
         ])
         try await harness.state("s1", "busy")
         await harness.tick()
-        let nowMs = harness.clock.nowMilliseconds, now = Double(nowMs) / 1_000
         let pushes = harness.activityPushes(token)
         #expect(pushes.count == 1)
-        #expect(pushes.first?.payload == (try activityPayload(
-            timestamp: harness.nowSeconds, event: "update", status: "working", eventVersion: nowMs, updatedAt: now,
-            title: "Build", workingCount: 2,
+        #expect(pushes.first?.payload == (try harness.activityPayloadNow(
+            event: "update", status: "working", title: "Build", workingCount: 2,
             items: [activityRow("s1", "Build", "working", startedAt: Self.started),
                     activityRow("s9", "Gone", "working", startedAt: Self.started)],
-            staleDate: Int64(now.rounded(.down)) + 1_200)), "a row with no known state (s9) is kept as is")
+            staleAfter: 1_200)), "a row with no known state (s9) is kept as is")
         #expect(pushes.first?.apnsHeaders.contains("apns-priority: 5") == true)
         await harness.tick()
         #expect(harness.activityPushes(token).count == 1, "the next tick finds nothing changed")

@@ -50,6 +50,20 @@ extension HostHarness {
 
     /// The clock now, in whole seconds.
     var nowSeconds: Int64 { clock.nowMilliseconds / 1_000 }
+
+    /// The clock now, in seconds with milliseconds (as `updatedAt` and `endedAt` carry it).
+    var now: Double { Double(clock.nowMilliseconds) / 1_000 }
+
+    /// The exact payload of a Live Activity push sent at the clock's current time: `timestamp`,
+    /// `eventVersion` and `updatedAt` are now, and an `end` ended now; the dismissal and stale
+    /// dates lie `dismissalAfter` and `staleAfter` whole seconds after now (floored).
+    func activityPayloadNow(event: String, status: String, title: String, workingCount: Int, items: [JSONValue],
+                            dismissalAfter: Int64? = nil, staleAfter: Int64? = nil) throws -> JSONValue {
+        try activityPayload(timestamp: nowSeconds, event: event, status: status, eventVersion: clock.nowMilliseconds,
+                            updatedAt: now, endedAt: event == "end" ? now : nil, title: title, workingCount: workingCount,
+                            items: items, dismissalDate: dismissalAfter.map { nowSeconds + $0 },
+                            staleDate: staleAfter.map { nowSeconds + $0 })
+    }
 }
 
 /// A row as a phone sends it and as the relay forwards it: `{sessionID, title, status, startedAt, endedAt?}`.
