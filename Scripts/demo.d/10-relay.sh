@@ -1,5 +1,5 @@
 # Part 1: the signed relay by hand, with the `pushgate` tool acting as two hosts (A and B).
-relay_part_start=$(wc -l <"$work/apns.jsonl" 2>/dev/null || echo 0)
+relay_part_start=$(pushes_recorded)
 section "Part 1 — the relay by hand: two hosts, each with its own P-256 identity (pushgate tool)"
 host_a=$(pushgate identity new --out "$work/host-a.jwk")
 host_b=$(pushgate identity new --out "$work/host-b.jwk")
@@ -71,5 +71,5 @@ if answer=$(pushgate relay resend --relay "$relay" --endpoint send --request "$w
 fi
 say "$answer  (exit 1: refused, nothing sent)"
 [ "$answer" = '401 {"error":"replay"}' ] || fail "expected 401 replay, got: $answer"
-[ "$(wc -l <"$work/apns.jsonl")" -eq $((relay_part_start + 2)) ] || fail "the replay reached APNs"
+[ "$(pushes_recorded)" -eq $((relay_part_start + 2)) ] || fail "the replay reached APNs"
 

@@ -3,23 +3,6 @@
 # them and sends them through the relay to the fake APNs; the badge counts sessions needing
 # attention until the user looks.
 
-# api METHOD PATH [BODY]: calls the host API with its bearer token; prints "STATUS BODY".
-api() {
-  local method=$1 path=$2 body=${3:-} answer
-  answer=$(curl -sS -X "$method" -H "authorization: Bearer $host_token" -H 'content-type: application/json' \
-    ${body:+--data "$body"} -w '\n%{http_code}' "$host_api$path") || fail "host API $method $path failed"
-  printf '%s %s' "${answer##*$'\n'}" "${answer%$'\n'*}"
-}
-
-# wait_for_pushes N: waits until the fake APNs has recorded N pushes in all.
-wait_for_pushes() {
-  for _ in $(seq 1 100); do
-    [ "$(wc -l <"$work/apns.jsonl" 2>/dev/null || echo 0)" -ge "$1" ] && return
-    sleep 0.05
-  done
-  fail "the fake APNs recorded $(wc -l <"$work/apns.jsonl") pushes, expected $1"
-}
-
 # show_pushes FROM: prints, per push recorded after line FROM, what the phone shows.
 show_pushes() {
   python3 - "$work/apns.jsonl" "$1" "$phone_en" "$phone_ja" <<'PY'
@@ -46,17 +29,10 @@ done
 say "GET /api/status  →  $(api GET /api/status | cut -d' ' -f2-)"
 
 section "The hub posts three events: ready, permission, question"
-host_part_start=$(wc -l <"$work/apns.jsonl" 2>/dev/null || echo 0)
-event() {
-  local answer
-  answer=$(api POST /api/events "$1")
-  say "POST /api/events $1"
-  say "   →  $answer"
-  case ${answer%% *} in 200|202) ;; *) fail "the event was refused" ;; esac
-}
-event '{"type":"ready","sessionId":"refactor-auth","sessionName":"refactor-auth"}'
-event '{"type":"permission","sessionId":"fix-flaky-test","sessionName":"fix-flaky-test","requestId":"r1"}'
-event '{"type":"question","sessionId":"write-docs","sessionName":"write-docs"}'
+host_part_start=$(pushes_recorded)
+api_step api POST /api/events '{"type":"ready","sessionId":"refactor-auth","sessionName":"refactor-auth"}'
+api_step api POST /api/events '{"type":"permission","sessionId":"fix-flaky-test","sessionName":"fix-flaky-test","requestId":"r1"}'
+api_step api POST /api/events '{"type":"question","sessionId":"write-docs","sessionName":"write-docs"}'
 say "(permission and question wait 500 ms for follow-ups before they are sent: 202 pending)"
 wait_for_pushes $((host_part_start + 6))
 
@@ -67,8 +43,8 @@ badge=$(api GET /api/status | python3 -c 'import json,sys; print(json.loads(sys.
 
 section "The user opens a session on the phone: the badge resets"
 say "POST /api/sessions/refactor-auth/view  →  $(api POST /api/sessions/refactor-auth/view)"
-view_start=$(wc -l <"$work/apns.jsonl")
-event '{"type":"ready","sessionId":"ship-release","sessionName":"ship-release"}'
+view_start=$(pushes_recorded)
+api_step api POST /api/events '{"type":"ready","sessionId":"ship-release","sessionName":"ship-release"}'
 wait_for_pushes $((view_start + 2))
 show_pushes "$view_start"
 last_badges=$(python3 -c '

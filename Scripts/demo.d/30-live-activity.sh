@@ -3,23 +3,8 @@
 # token; the activity shows both working, one needing permission, then both done. Every push is
 # read back from the fake APNs's record, and ticks where nothing changed send nothing.
 
-# la_api METHOD PATH [BODY]: calls this part's host; prints "STATUS BODY".
-la_api() {
-  local method=$1 path=$2 body=${3:-} answer
-  answer=$(curl -sS -X "$method" -H "authorization: Bearer $la_token" -H 'content-type: application/json' \
-    ${body:+--data "$body"} -w '\n%{http_code}' "$la_host$path") || fail "host API $method $path failed"
-  printf '%s %s' "${answer##*$'\n'}" "${answer%$'\n'*}"
-}
-
-# la_call METHOD PATH BODY [SHOWN]: la_api, printed (SHOWN instead of BODY when given), and it
-# must answer 200 or 202.
-la_call() {
-  local answer
-  answer=$(la_api "$1" "$2" "$3")
-  say "$1 $2 ${4:-$3}"
-  say "   →  $answer"
-  case ${answer%% *} in 200|202) ;; *) fail "$1 $2 was refused" ;; esac
-}
+# la_api METHOD PATH [BODY]: host_call on this part's host.
+la_api() { host_call "$la_host" "$la_token" "$@"; }
 
 # la_pushes: the Live Activity pushes the fake APNs recorded for the activity's token, one per line:
 # "event status workingCount priority items…".
@@ -36,15 +21,6 @@ for line in open(path, encoding="utf-8"):
     items = " ".join(f'{item["sessionID"]}:{item["status"]}' for item in state["items"])
     print(aps["event"], state["status"], state["workingCount"], push["headers"]["apns-priority"], items)
 PY
-}
-
-# la_wait_for N: waits until the activity has received N pushes.
-la_wait_for() {
-  for _ in $(seq 1 100); do
-    [ "$(la_pushes | wc -l)" -ge "$1" ] && return
-    sleep 0.05
-  done
-  fail "the activity received $(la_pushes | wc -l) pushes, expected $1"
 }
 
 # la_ticks: refresh ticks the host has logged so far.
@@ -64,14 +40,14 @@ la_host="http://$spawned_address"
 say "pushgate-host: $la_host, PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS=1000, same relay"
 
 section "The hub reports two sessions at work; the phone registers its Live Activity"
-la_call PUT /api/sessions/refactor-auth/state '{"status":"busy","title":"refactor-auth","visible":true}'
-la_call PUT /api/sessions/write-docs/state '{"status":"busy","title":"write-docs","visible":true}'
+api_step la_api PUT /api/sessions/refactor-auth/state '{"status":"busy","title":"refactor-auth","visible":true}'
+api_step la_api PUT /api/sessions/write-docs/state '{"status":"busy","title":"write-docs","visible":true}'
 activity_token=$(openssl rand -hex 32)
 registration='"activityId":"agents","sessionId":"refactor-auth","client":"phone-en"}'
-la_call POST /api/push/live-activity-token "{\"token\":\"$activity_token\",$registration" \
+api_step la_api POST /api/push/live-activity-token "{\"token\":\"$activity_token\",$registration" \
   "{\"token\":\"$(short "$activity_token")\",$registration"
 say "(the activity starts with its own session; the next tick adds the other visible busy session)"
-la_wait_for 1
+wait_for_lines 1 "Live Activity pushes" la_pushes
 
 section "Ticks with nothing new send nothing (APNs budgets Live Activity updates)"
 ticks_before=$(la_ticks)
@@ -82,11 +58,11 @@ ticks_after=$(la_ticks)
 say "$((ticks_after - ticks_before)) refresh ticks in 3 s, no change, no update sent (still 1 push in all)"
 
 section "One session needs permission, then both finish"
-la_call POST /api/events '{"type":"permission","sessionId":"write-docs","sessionName":"write-docs","requestId":"r7"}'
-la_wait_for 2
-la_call PUT /api/sessions/write-docs/state '{"status":"idle"}'
-la_call PUT /api/sessions/refactor-auth/state '{"status":"idle"}'
-la_wait_for 4
+api_step la_api POST /api/events '{"type":"permission","sessionId":"write-docs","sessionName":"write-docs","requestId":"r7"}'
+wait_for_lines 2 "Live Activity pushes" la_pushes
+api_step la_api PUT /api/sessions/write-docs/state '{"status":"idle"}'
+api_step la_api PUT /api/sessions/refactor-auth/state '{"status":"idle"}'
+wait_for_lines 4 "Live Activity pushes" la_pushes
 
 section "What the lock screen received (Live Activity pushes in the fake APNs's record)"
 say "event   status    working  priority  items"

@@ -8,24 +8,16 @@ section "Part 4 — end-to-end encryption: an iOS device registers its own key w
 e2e_token=$(openssl rand -hex 32)
 e2e_key=$(openssl rand -base64 32)
 
-# e2e_post PATH BODY: POST to the host API with its bearer token; prints "STATUS BODY".
-e2e_post() {
-  local answer
-  answer=$(curl -sS -X POST -H "authorization: Bearer $host_token" -H 'content-type: application/json' \
-    --data "$2" -w '\n%{http_code}' "$host_api$1") || fail "host API POST $1 failed"
-  printf '%s %s' "${answer##*$'\n'}" "${answer%$'\n'*}"
-}
-
-answer=$(e2e_post /api/devices/register \
+answer=$(api POST /api/devices/register \
   "{\"token\":\"$e2e_token\",\"platform\":\"ios\",\"deviceId\":\"demo-iphone\",\"pushKey\":\"$e2e_key\"}")
 say "POST /api/devices/register  ios $(short "$e2e_token")  with its pushKey (32 random bytes, made on the device)"
 say "   →  $answer"
 [ "${answer%% *}" = 200 ] || fail "registering the E2E device failed"
 
 section "The hub posts events with the real text (agentText, pendingRequests, task)"
-e2e_start=$(wc -l <"$work/apns.jsonl" 2>/dev/null || echo 0)
+e2e_start=$(pushes_recorded)
 e2e_event() {
-  answer=$(e2e_post /api/events "$1")
+  answer=$(api POST /api/events "$1")
   say "POST /api/events $2  →  ${answer%% *}"
   case ${answer%% *} in 200|202) ;; *) fail "the event was refused: $answer" ;; esac
 }
@@ -48,10 +40,7 @@ for push in [json.loads(line) for line in open(path, encoding="utf-8")][start:]:
     print(push["headers"].get("apns-collapse-id", "-"), push["payload"]["hapi"]["e"], alert["title"], alert["body"], sep="\t")
 PY
 }
-for _ in $(seq 1 100); do
-  [ "$(e2e_pushes | wc -l)" -ge 3 ] && break
-  sleep 0.05
-done
+wait_for_lines 3 "pushes for the E2E device" e2e_pushes
 [ "$(e2e_pushes | wc -l)" -eq 3 ] || fail "the fake APNs recorded $(e2e_pushes | wc -l) pushes for the E2E device, expected 3"
 
 section "What Apple saw, and what the device shows after decrypting with its own key"
