@@ -2,7 +2,7 @@ import Testing
 @testable import PushgateTesting
 
 @Suite struct FakeAPNsScriptFileTests {
-    private func parse(_ text: String) throws(FakeAPNsScriptFile.FormatError) -> [String: ScriptedResponse] {
+    private func parse(_ text: String) throws(FakeScriptFile.FormatError) -> [String: ScriptedResponse] {
         try FakeAPNsScriptFile.parse(Array(text.utf8))
     }
 
@@ -29,6 +29,6 @@ import Testing
         #"{"aa":{"status":200}"#,
     ])
     func rejectsMalformedScripts(_ text: String) {
-        #expect(throws: FakeAPNsScriptFile.FormatError.self) { try parse(text) }
+        #expect(throws: FakeScriptFile.FormatError.self) { try parse(text) }
     }
 }

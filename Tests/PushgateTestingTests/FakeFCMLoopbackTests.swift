@@ -141,7 +141,7 @@ import Testing
         for bad in [#"{"a":"gone"}"#, #"{"a":{"status":503}}"#, #"{"a":{"status":200,"errorStatus":"X"}}"#,
                     #"{"a":{"preset":"internal","status":500}}"#, #"{"a":{"status":404,"errorStatus":"NOT_FOUND","reason":"x"}}"#,
                     #"{"":"internal"}"#, "[]"] {
-            #expect(throws: FakeFCMScriptFile.FormatError.self, "\(bad)") { try FakeFCMScriptFile.parse(Array(bad.utf8)) }
+            #expect(throws: FakeScriptFile.FormatError.self, "\(bad)") { try FakeFCMScriptFile.parse(Array(bad.utf8)) }
         }
     }
 }

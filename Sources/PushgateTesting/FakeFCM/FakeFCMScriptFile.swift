@@ -4,38 +4,21 @@ import PushgateCore
 /// a preset name (``FakeFCMError/presets``: `"unregistered"`, `"invalid-token"`…) or an object
 /// `{"preset"|"status", "errorStatus", "errorCode", "message", "fields", "delayMs"}`.
 public enum FakeFCMScriptFile {
-    /// A script file that does not have that shape.
-    public struct FormatError: Error, CustomStringConvertible, Equatable {
-        public let message: String
-        public var description: String { "invalid script: \(message)" }
-    }
+    private typealias FormatError = FakeScriptFile.FormatError
 
     private static let keys: Set<String> = ["preset", "status", "errorStatus", "errorCode", "message", "fields", "delayMs"]
 
     /// Parses the file's bytes strictly: unknown keys or presets, a status outside 200…599, or
-    /// an error status without `errorStatus` are errors, so a typo never turns into a silent 200.
-    public static func parse(_ bytes: [UInt8]) throws(FormatError) -> [String: FakeFCMScript] {
-        let value: JSONValue
-        do { value = try JSONValue.parse(bytes) } catch { throw FormatError(message: "\(error)") }
-        guard let tokens = value.objectValue else { throw FormatError(message: "expected an object from token to response") }
-        var scripts: [String: FakeFCMScript] = [:]
-        for (token, entry) in tokens.members {
-            guard !token.isEmpty else { throw FormatError(message: "empty token") }
-            scripts[token] = try script(entry, token: token)
-        }
-        return scripts
+    /// an error status without `errorStatus` are errors.
+    public static func parse(_ bytes: [UInt8]) throws(FakeScriptFile.FormatError) -> [String: FakeFCMScript] {
+        try FakeScriptFile.parse(bytes, entry: script)
     }
 
     private static func script(_ entry: JSONValue, token: String) throws(FormatError) -> FakeFCMScript {
         if let name = entry.stringValue { return FakeFCMScript(try preset(name, token: token)) }
         guard let fields = entry.objectValue else { throw FormatError(message: "\(token): expected a preset name or an object") }
         if let unknown = fields.keys.first(where: { !keys.contains($0) }) { throw FormatError(message: "\(token): unknown key \(unknown)") }
-        var delay = 0
-        switch fields["delayMs"] {
-        case nil: break
-        case .integer(let milliseconds)? where (0...600_000).contains(milliseconds): delay = Int(milliseconds)
-        default: throw FormatError(message: "\(token): delayMs must be an integer from 0 to 600000")
-        }
+        let delay = try FakeScriptFile.delay(fields, token: token)
         if let name = fields["preset"] {
             guard let name = name.stringValue, fields.count == (fields["delayMs"] == nil ? 1 : 2) else {
                 throw FormatError(message: "\(token): preset goes alone, or with delayMs")
