@@ -18,6 +18,8 @@ enum GatewayTables {
         let (fingerprint, publicKey, secretHash) = (row[0] ?? "", row[1] ?? "", row[2] ?? "")
         guard row[4] == nil, nowMs <= integer(row[3]), let proofHash,
               ConstantTime.equals(Array(proofHash.utf8), Array(secretHash.utf8)) else { return .refused }
+        // The host is known only from the row: its lock keeps "delete the older sessions, insert
+        // this one" to one transaction at a time, so the host ends with one session.
         try connection.lock(.sessions, host: fingerprint)
         // Changes no row when a concurrent proof consumed it first.
         guard try connection.run(GatewaySQL.consumeChallenge, [.text(id), .integer(nowMs)]) == 1 else { return .refused }
