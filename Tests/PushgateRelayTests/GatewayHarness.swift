@@ -28,7 +28,9 @@ final class GatewayHarness: Sendable {
     /// names without the prefix (PUBLIC_URL defaults to ``origin``).
     /// The manual clock starts at `startMs` (the vector's `issuedAt` by default). With `fcm`, a
     /// fake FCM serves the Android lane with the `rs256-oauth.json` service account's project.
-    init(settings: [String: String] = [:], startMs: Int64 = 1_764_669_600_000, fcm withFCM: Bool = false) async throws {
+    /// `relaySettings` are `PUSHGATE_RELAY_*` names without the prefix (`DATABASE_URL`).
+    init(settings: [String: String] = [:], relaySettings: [String: String] = [:], startMs: Int64 = 1_764_669_600_000,
+         fcm withFCM: Bool = false) async throws {
         clock = ManualClock(milliseconds: startMs)
         scheduler = ManualScheduler(clock: clock)
         let apnsKey = P256PrivateKey()
@@ -61,6 +63,7 @@ final class GatewayHarness: Sendable {
             fcm = nil
         }
         for (name, value) in settings { environment["PUSHGATE_GATEWAY_" + name] = value }
+        for (name, value) in relaySettings { environment["PUSHGATE_RELAY_" + name] = value }
         let configuration = try RelayConfiguration(arguments: [], environment: environment)
         let logger = Logger(component: "relay", minimumLevel: .debug, sink: logs)
         relay = try await RelayServer(configuration: configuration,

@@ -35,10 +35,9 @@ public final class AlertDispatcher: Sendable {
     }
 
     private func send(_ event: HostEvent) async throws -> DispatchResult {
-        let tokens = try await store.alertTokens().filter { $0.platform == "ios" }
-        guard let transport, !tokens.isEmpty else { return DispatchResult(badge: try await store.badgeCount()) }
         let tag = NotificationTag.make(for: event)
-        let badge = try await store.addBadgeTag(tag)
+        let (tokens, badge) = try await store.beginAlertRound(tag: transport == nil ? nil : tag)
+        guard let transport, !tokens.isEmpty else { return DispatchResult(badge: badge) }
         var result = DispatchResult(badge: badge)
         let ready = await transport.prepare(tokens.map(\.token))
         result.failed = tokens.count - tokens.filter { ready.contains($0.token) }.count

@@ -94,6 +94,14 @@ public actor HostStore {
         }
     }
 
+    /// The start of an alert round in one store call: the iOS alert tokens, and the badge after
+    /// adding `tag` — added only when there is a tag (a transport) and a token to push to.
+    public func beginAlertRound(tag: String?) throws -> (tokens: [AlertToken], badge: Int) {
+        let tokens = try alertTokens().filter { $0.platform == "ios" }
+        guard let tag, !tokens.isEmpty else { return (tokens, try badgeCount()) }
+        return (tokens, try addBadgeTag(tag))
+    }
+
     /// Empties the badge set.
     public func clearBadge() throws { try connection.execute("DELETE FROM badge_tags") }
 

@@ -73,7 +73,7 @@ public struct NotificationTitles: Sendable {
     /// The table's locale for a device's locale tag (`zh-Hant-TW` → `zh-TW`, `pt` → `pt-BR`).
     public func normalize(_ tag: String?) -> String {
         guard let tag, !tag.isEmpty else { return defaultLocale }
-        let lowered = tag.lowercased().replacingOccurrences(of: "_", with: "-")
+        let lowered = String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
         return rules.first { $0.matches(lowered) }?.locale ?? defaultLocale
     }
 

@@ -11,7 +11,7 @@ import PushgateStore
 public final class RelayGateway: Sendable {
     public let configuration: GatewayConfiguration
     let service: GatewayService
-    private let store: SQLiteGatewayStore
+    private let store: any GatewayStore
     private let android: (any GatewayAndroidLane)?
     private let maintenance = DeliveryTracker()
     private let jobs: [any ScheduledJob]
@@ -22,20 +22,19 @@ public final class RelayGateway: Sendable {
     static func start(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
                       relay: RelayService, logger: Logger) async throws -> RelayGateway? {
         guard let settings = configuration.gateway else { return nil }
-        guard configuration.databaseURL == nil else {
-            // Windows and quotas would silently split from the bindings' shared store.
-            throw ConfigurationError(setting: GatewayConfiguration.prefix + "PUBLIC_URL",
-                                     problem: "needs the SQLite store for now: there is no PostgreSQL gateway store yet "
-                                         + "(unset PUSHGATE_RELAY_DATABASE_URL or leave the gateway off)")
-        }
         let logger = logger.named("gateway")
         let android = try settings.androidLane(configuration, channel: channel, clock: scheduler.clock, logger: logger)
-        let store = try await SQLiteGatewayStore.open(path: configuration.databasePath)
+        // Beside the bindings: with PostgreSQL, every relay on the database shares hosts, devices and quotas.
+        let store: any GatewayStore = if let url = configuration.databaseURL {
+            try await PostgreSQLGatewayStore.open(url: url)
+        } else {
+            try await SQLiteGatewayStore.open(path: configuration.databasePath)
+        }
         return RelayGateway(settings: settings, store: store, channel: channel, android: android, scheduler: scheduler,
                             relay: relay, logger: logger)
     }
 
-    private init(settings: GatewayConfiguration, store: SQLiteGatewayStore, channel: any DeliveryChannel,
+    private init(settings: GatewayConfiguration, store: any GatewayStore, channel: any DeliveryChannel,
                  android: (any GatewayAndroidLane)?, scheduler: any Scheduler, relay: RelayService, logger: Logger) {
         let counters = GatewayCounters()
         let deliverer = GatewayDeliverer(store: store, apns: channel, android: android, configuration: settings,
@@ -120,7 +119,11 @@ public final class RelayGateway: Sendable {
         await service.coalescer.flushAll()
         await maintenance.waitUntilIdle()
         await android?.shutdown()
-        await store.close()
+        do {
+            try await store.close()
+        } catch {
+            logger.error("gateway store close failed", ["error": "\(type(of: error))"])
+        }
     }
 
     /// Notifications waiting in open coalescing windows.

@@ -61,7 +61,12 @@ public final class RelayServer: Sendable {
         self.channel = channel
         self.logger = logger
         port = http.port
-        purgeJob = scheduler.scheduleRepeating(everyMs: 10_000) { Task { await service.purgeExpired() } }
+        purgeJob = scheduler.scheduleRepeating(everyMs: 10_000) {
+            Task {
+                await service.purgeExpired()
+                HeapTrim.release()
+            }
+        }
         logger.info("relay listening", ["host": configuration.host, "port": "\(port)",
                                         "mode": configuration.dryRun ? "dry-run" : "apns"])
     }

@@ -1,5 +1,5 @@
-/// The SQLite statements behind ``GatewayTables``. Each reaches its rows through a primary key
-/// or one of the §8 indexes.
+/// The statements behind ``GatewayTables``, the same on SQLite and PostgreSQL (`?N` is `$N`
+/// there). Each reaches its rows through a primary key or one of the §8 indexes.
 enum GatewaySQL {
     static let insertChallenge = """
         INSERT INTO push_challenges (challenge_id, host_fingerprint, host_public_key, secret_hash, transcript, expires_at)
@@ -38,13 +38,14 @@ enum GatewaySQL {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
         """
     static let deleteDevice = "DELETE FROM push_devices WHERE registration_id = ?1 AND host_fingerprint = ?2"
-    /// Oldest first; rowid orders registrations made in the same millisecond by insertion.
+    /// Oldest first; rowid orders registrations made in the same millisecond by insertion (on
+    /// PostgreSQL an identity column of that name stands in for SQLite's implicit one).
     static let listDevices = """
-        SELECT registration_id, device_id, platform, dead_at IS NOT NULL FROM push_devices
+        SELECT registration_id, device_id, platform, dead_at FROM push_devices
         WHERE host_fingerprint = ?1 ORDER BY created_at, rowid LIMIT ?2
         """
     static let readDevice = """
-        SELECT host_fingerprint, platform, token, apns_environment, dead_at IS NOT NULL
+        SELECT host_fingerprint, platform, token, apns_environment, dead_at
         FROM push_devices WHERE registration_id = ?1
         """
     /// `?1` id, `?2` token, `?3` now.

@@ -71,9 +71,8 @@ public final class SQLiteGatewayStore: GatewayStore {
 
     public func admitSends(hostFingerprint: String, registrationIds: [String], nowMs: Int64) async throws -> [GatewaySendAdmission] {
         try await commits.submit { connection in
-            try registrationIds.map { id in
-                try GatewayTables.admitSend(hostFingerprint: hostFingerprint, registrationId: id, nowMs: nowMs, on: connection)
-            }
+            try GatewayTables.admitSends(hostFingerprint: hostFingerprint, registrationIds: registrationIds, nowMs: nowMs,
+                                         on: connection)
         }
     }
 
@@ -84,21 +83,15 @@ public final class SQLiteGatewayStore: GatewayStore {
     }
 
     public func pruneChallenges(nowMs: Int64) async throws -> Int {
-        try await commits.submit { connection in
-            try GatewayTables.prune(GatewaySQL.pruneChallenges, before: nowMs - GatewayLimits.challengeGraceMs, on: connection)
-        }
+        try await commits.submit { try GatewayTables.pruneChallenges(nowMs: nowMs, on: $0) }
     }
 
     public func pruneSessions(nowMs: Int64) async throws -> Int {
-        try await commits.submit { try GatewayTables.prune(GatewaySQL.pruneSessions, before: nowMs, on: $0) }
+        try await commits.submit { try GatewayTables.pruneSessions(nowMs: nowMs, on: $0) }
     }
 
     public func pruneSendLog(nowMs: Int64) async throws -> Int {
-        try await commits.submit { connection in
-            let rows = try GatewayTables.prune(GatewaySQL.pruneSendLog, before: nowMs - GatewayLimits.sendLogRetentionMs, on: connection)
-            _ = try GatewayTables.prune(GatewaySQL.pruneHosts, before: nowMs - GatewayLimits.idleHostMs, on: connection)
-            return rows
-        }
+        try await commits.submit { try GatewayTables.pruneSendLog(nowMs: nowMs, on: $0) }
     }
 
     /// Answers every write already accepted, then closes both connections.

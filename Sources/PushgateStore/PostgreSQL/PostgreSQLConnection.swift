@@ -11,14 +11,15 @@ public final class PostgreSQLConnection {
     /// Per-session settings, applied on connect and on every reconnect.
     public struct Session: Sendable {
         /// The `pg_advisory_xact_lock` key every ``writeTransaction(_:)`` takes first, so that
-        /// writers of the same data take turns across connections and processes.
-        public var writeLockKey: Int64
+        /// writers of the same data take turns across connections and processes; `nil` when the
+        /// transactions take finer locks of their own (the gateway's per-host locks).
+        public var writeLockKey: Int64?
         /// Statements without parameters run after connecting (`SET …`).
         public var setup: [String]
         /// Shown in `pg_stat_activity`; the URL's `application_name` wins.
         public var applicationName: String
 
-        public init(writeLockKey: Int64, setup: [String] = [], applicationName: String = "pushgate") {
+        public init(writeLockKey: Int64?, setup: [String] = [], applicationName: String = "pushgate") {
             self.writeLockKey = writeLockKey
             self.setup = setup
             self.applicationName = applicationName
@@ -84,14 +85,17 @@ public final class PostgreSQLConnection {
 
     public func execute(_ script: String) throws { _ = try simpleQuery(script) }
 
-    /// Runs `body` between `BEGIN` (after taking the session's advisory lock) and `COMMIT`;
+    /// Whether ``writeTransaction(_:)`` is running, so a transaction-scoped lock would be held.
+    public var isInTransaction: Bool { inTransaction }
+
+    /// Runs `body` between `BEGIN` (after taking the session's advisory lock, if any) and `COMMIT`;
     /// rolls back and rethrows the first error when `body` or the commit throws.
     public func writeTransaction<R>(_ body: () throws -> R) throws -> R {
         try retryingIfDropped { _ = try simpleQuery("BEGIN") }
         inTransaction = true
         defer { inTransaction = false }
         do {
-            _ = try query(Self.advisoryLock, [.integer(session.writeLockKey)])
+            if let key = session.writeLockKey { _ = try query(Self.advisoryLock, [.integer(key)]) }
             let value = try body()
             // After a failed statement the server answers COMMIT with ROLLBACK, not an error.
             guard try simpleQuery("COMMIT").commandTag == "COMMIT" else {

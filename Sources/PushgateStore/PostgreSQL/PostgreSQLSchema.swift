@@ -1,4 +1,5 @@
-/// The relay's PostgreSQL schema, as numbered migrations, and the advisory locks its writers take.
+/// The relay's PostgreSQL schema, as numbered migrations, and the advisory locks its binding and
+/// replay writers take (the gateway's are per host: ``GatewayHostLock``).
 enum PostgreSQLSchema {
     /// Taken first by every binding write transaction and every migration step, so that the
     /// binding rules (read the count, then insert or evict) run one transaction at a time across
@@ -40,6 +41,12 @@ enum PostgreSQLSchema {
                 keys BIGINT NOT NULL CHECK (keys >= 0)
             );
             INSERT INTO replay_count (id, keys) VALUES (1, 0);
+            """),
+        // The gateway's tables (orca-gateway.md §8), SQLite's DDL as is. `rowid` stands in for
+        // SQLite's implicit one, which orders registrations made in the same millisecond.
+        Migration(version: 3, sql: GatewaySchema.tables + """
+
+            ALTER TABLE push_devices ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY;
             """),
     ]
 

@@ -38,7 +38,7 @@ extension SQLiteConnection: StoreConnection {
     public func setSchemaVersion(_ version: Int32) throws { try setUserVersion(version) }
 }
 
-private extension SQLiteStatement {
+extension SQLiteStatement {
     /// Binds `values` to parameters 1, 2, …
     func bind(_ values: [SQLValue]) throws {
         for (offset, value) in values.enumerated() {

@@ -1,0 +1,56 @@
+import PushgateTesting
+import Testing
+@testable import PushgateStore
+
+/// What only the PostgreSQL gateway store does: its per-host advisory locks and connections the
+/// server dropped. The shared rules, also across two stores, are in ``GatewayStoreContractTests``.
+@Suite struct GatewayPostgreSQLStoreTests {
+    private let t0: Int64 = 1_764_669_600_000
+
+    @Test func aHostLockIsTheAdvisoryLockOfItsScopeAndFingerprintUntilCommit() async throws {
+        let url = try await PostgreSQLTestServer.required().createDatabase()
+        try await PostgreSQLGatewayStore.open(url: PostgreSQLURL(url)).close()
+        let (held, otherHost, otherScope, afterCommit) = try await onOwnThread {
+            let session = PostgreSQLConnection.Session(writeLockKey: nil)
+            let (holder, prober) = (try PostgreSQLConnection(url: PostgreSQLURL(url), session: session),
+                                    try PostgreSQLConnection(url: PostgreSQLURL(url), session: session))
+            // Outside a transaction the try-lock would be released again at once.
+            func free(_ name: String) throws -> Bool {
+                try prober.texts("SELECT pg_try_advisory_xact_lock(hashtext(?1))::text", [.text(name)]) == ["true"]
+            }
+            let during = try holder.writeTransaction {
+                try holder.lock(.devices, host: "MAyclgO5Kks57TlY")
+                return (try free("push-devices:MAyclgO5Kks57TlY"), try free("push-devices:Zmh6rfhivXdsj8GL"),
+                        try free("push-send-quota:MAyclgO5Kks57TlY"))
+            }
+            return (!during.0, during.1, during.2, try free("push-devices:MAyclgO5Kks57TlY"))
+        }
+        #expect(held, "another session cannot take the host's lock meanwhile")
+        #expect(otherHost && otherScope, "other hosts and scopes do not wait")
+        #expect(afterCommit)
+    }
+
+    @Test func storeConnectionsTheServerDroppedAreReplaced() async throws {
+        let url = try await PostgreSQLTestServer.required().createDatabase()
+        let store = try await PostgreSQLGatewayStore.open(url: PostgreSQLURL(url), connections: 2)
+        let phone = GatewayDeviceRegistration(hostFingerprint: "MAyclgO5Kks57TlY", deviceId: "phone", platform: "ios",
+                                              token: "token-1", apnsEnvironment: "sandbox", filterJSON: "{}")
+        #expect(try await store.registerDevice(phone, newRegistrationId: "r1", nowMs: t0) == .registered(registrationId: "r1"))
+        let terminated = try await onOwnThread {
+            let admin = try PostgreSQLConnection(url: PostgreSQLURL(url), session: .init(writeLockKey: nil))
+            return try admin.texts("""
+                SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity
+                WHERE application_name = ?1 AND datname = current_database()
+                """, [.text(PostgreSQLGatewayStore.applicationName)])
+        }
+        #expect(terminated == ["true", "true"])
+        // Each connection in turn: a write (BEGIN is sent again) and a read.
+        for index in 0 ..< 2 {
+            #expect(try await store.admitSends(hostFingerprint: "MAyclgO5Kks57TlY", registrationIds: ["r1"], nowMs: t0) == [.admitted],
+                    "write \(index)")
+        }
+        #expect(try await store.device(registrationId: "r1")?.token == "token-1")
+        #expect(try await store.devices(hostFingerprint: "MAyclgO5Kks57TlY").count == 1)
+        await store.close()
+    }
+}
