@@ -129,6 +129,24 @@ import Testing
         await harness.stop()
     }
 
+    @Test func theStoreKnowsWithoutAReadWhetherHapiDevicesExist() async throws {
+        let harness = try await HostHarness(mode: .off)
+        let store = harness.service.store
+        #expect(!store.mayHaveHapiDevices)
+        try await store.registerHapiDevice(namespace: "a", token: "one", platform: .ios, deviceId: "d1", pushKey: Self.key)
+        try await store.registerHapiDevice(namespace: "b", token: "two", platform: .ios, deviceId: "d2", pushKey: Self.key)
+        #expect(store.mayHaveHapiDevices)
+        try await store.unregisterHapiDevices(namespace: "a", token: "one")
+        #expect(store.mayHaveHapiDevices, "namespace b still has a device")
+        try await store.deleteHapiDevices(namespace: "b", token: "two")
+        #expect(!store.mayHaveHapiDevices)
+        let home = harness.home
+        try await store.registerHapiDevice(namespace: "a", token: "three", platform: .ios, deviceId: "d3", pushKey: Self.key)
+        await harness.stop()
+        let reopened = try HostStore(path: home.path + "/host.sqlite", clock: ManualClock())
+        #expect(reopened.mayHaveHapiDevices, "read from the file at open")
+    }
+
     @Test func oneInstallMayHoldAPhoneAndAnIOSRow() async throws {
         let harness = try await HostHarness(mode: .off)
         #expect(try await Self.register(harness, Self.body(token: "t-ios", platform: "ios", deviceId: "same")).status == 200)

@@ -62,7 +62,7 @@ final class HapiFanout: Sendable {
 
     /// Delivers `payload` to the devices of `namespace`; the tally of every device's outcome.
     func deliver(_ payload: HapiPayload, namespace: String) async throws -> HapiTally {
-        guard isEnabled else { return HapiTally() }
+        guard isEnabled, store.mayHaveHapiDevices else { return HapiTally() }
         let devices = try await store.hapiDevices(namespace: namespace)
         guard !devices.isEmpty else { return HapiTally() }
         let plaintext = HapiPlaintext.choose(for: payload)

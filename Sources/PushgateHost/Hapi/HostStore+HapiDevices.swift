@@ -17,6 +17,7 @@ extension HostStore {
         try connection.durably {
             try connection.transaction(.immediate) { try replace(with: row, now: now) }
         }
+        noteHapiDevices(exist: true)
     }
 
     /// Token de-duplication, then the upsert (inside the caller's transaction).
@@ -62,7 +63,9 @@ extension HostStore {
             try statement.bind(token, at: 2)
             try statement.step()
         }
-        return connection.changes
+        let deleted = connection.changes
+        if deleted > 0 { noteHapiDevices(exist: try hapiDeviceCount() > 0) }
+        return deleted
     }
 
     /// The rows of `namespace`, newest `updated_at` first.

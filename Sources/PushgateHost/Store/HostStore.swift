@@ -1,6 +1,7 @@
 import Foundation
 import PushgateCore
 import PushgateStore
+import Synchronization
 
 /// `host.sqlite`: alert tokens, the badge tag set, the relay registration cache, and the
 /// imported Live Activity data. Every call runs on the store's own serial queue.
@@ -15,6 +16,10 @@ public actor HostStore {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Opens (creating and migrating) the database at `path`.
+    /// Whether any hapi device row exists: kept by this store's writes (only the host API
+    /// writes that table), so an event for a host without hapi devices skips the read.
+    private nonisolated let hapiDevicesExist: Atomic<Bool>
+
     public init(path: String, clock: any WallClock) throws {
         executor = DispatchQueueExecutor(label: "pushgate.host.store")
         try DatabaseDirectory.prepare(for: path)
@@ -22,9 +27,19 @@ public actor HostStore {
         // token a phone was told is stored does (`durably`). See docs/host.md, "Store".
         let connection = try SQLiteConnection(path: path, durability: .normal)
         try Migrator.migrate(connection, with: HostMigrations.all)
+        let devices = try connection.withStatement("SELECT EXISTS (SELECT 1 FROM hapi_devices)") { statement in
+            try statement.step() && statement.int64(at: 0) == 1
+        }
+        hapiDevicesExist = Atomic(devices)
         self.connection = connection
         self.clock = clock
     }
+
+    /// False only when the store holds no hapi device (read without a trip to the store's queue).
+    public nonisolated var mayHaveHapiDevices: Bool { hapiDevicesExist.load(ordering: .acquiring) }
+
+    /// Records whether hapi devices exist after a write to their table.
+    func noteHapiDevices(exist: Bool) { hapiDevicesExist.store(exist, ordering: .releasing) }
 
     // MARK: Alert tokens
 
