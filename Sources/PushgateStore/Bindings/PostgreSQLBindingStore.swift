@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The ``BindingStore`` on a PostgreSQL database, which several relay instances may share.
 ///
 /// The binding rules are the SQLite store's (``BindingTables``, the same statements). Writes go
@@ -9,20 +7,13 @@ import Synchronization
 /// transaction committed with `synchronous_commit` on (flushed to the server's WAL). Reads use
 /// a small pool of further connections. Every connection lives on its own serial queue.
 public final class PostgreSQLBindingStore: BindingStore {
-    private let writer: ConnectionWorker<PostgreSQLConnection>
-    private let readers: [ConnectionWorker<PostgreSQLConnection>]
-    private let nextReader = Atomic<Int>(0)
-    private let commits: GroupCommitQueue<PostgreSQLConnection>
-    private let maxTokens: Int
+    private let bindings: GroupCommittedBindings<PostgreSQLConnection>
 
     /// Shown in `pg_stat_activity` for the store's connections.
     public static let applicationName = "pushgate-bindings"
 
     private init(writer: ConnectionWorker<PostgreSQLConnection>, readers: [ConnectionWorker<PostgreSQLConnection>], maxTokens: Int) {
-        self.writer = writer
-        self.readers = readers
-        self.commits = GroupCommitQueue(worker: writer)
-        self.maxTokens = maxTokens
+        bindings = GroupCommittedBindings(writer: writer, readers: readers, maxTokens: maxTokens)
     }
 
     /// Connects to `url`, migrating the schema, with one writer and `readers` reader connections.
@@ -64,55 +55,33 @@ public final class PostgreSQLBindingStore: BindingStore {
         "SELECT CASE WHEN current_setting('synchronous_commit') = 'off' THEN set_config('synchronous_commit', 'on', false) END"
 
     /// Write transactions committed so far (each may hold many writes), for tests and metrics.
-    public var commitCount: Int { commits.commitCount }
+    public var commitCount: Int { bindings.commitCount }
 
     public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
-        let maxTokens = maxTokens
-        return try await commits.submit { connection in
-            try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs,
-                                       maxTokens: maxTokens, on: connection)
-        }
+        try await bindings.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs)
     }
 
     public func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome {
-        try await commits.submit { connection in
-            try BindingTables.unregister(token: token, kind: kind, serverId: serverId, on: connection)
-        }
+        try await bindings.unregister(token: token, kind: kind, serverId: serverId)
     }
 
     public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String> {
-        try await reader().run { connection in
-            try BindingTables.boundTokens(tokens, kind: kind, serverId: serverId, on: connection)
-        }
+        try await bindings.boundTokens(tokens, kind: kind, serverId: serverId)
     }
 
     @discardableResult
     public func deleteToken(_ token: String, kind: BindingKind) async throws -> Int {
-        try await commits.submit { connection in try BindingTables.deleteToken(token, kind: kind, on: connection) }
+        try await bindings.deleteToken(token, kind: kind)
     }
 
     @discardableResult
     public func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool {
-        try await commits.submit { connection in
-            try BindingTables.removeBinding(token: token, kind: kind, serverId: serverId, on: connection)
-        }
+        try await bindings.removeBinding(token: token, kind: kind, serverId: serverId)
     }
 
-    public func count() async throws -> Int {
-        try await reader().run { connection in try BindingTables.tokenCount(on: connection) }
-    }
+    public func count() async throws -> Int { try await bindings.count() }
 
     /// Answers every write already accepted, then closes every connection; later calls throw
     /// ``StoreClosedError``.
-    public func close() async {
-        await commits.close()
-        await writer.close()
-        for reader in readers { await reader.close() }
-    }
-
-    /// The readers in turn.
-    private func reader() -> ConnectionWorker<PostgreSQLConnection> {
-        let turn = UInt(bitPattern: nextReader.add(1, ordering: .relaxed).oldValue)
-        return readers[Int(turn % UInt(readers.count))]
-    }
+    public func close() async { await bindings.close() }
 }

@@ -5,16 +5,10 @@
 /// returns only after its transaction is durable (WAL, `synchronous=FULL`). Reads use a second,
 /// read-only connection on its own queue, which WAL lets run beside the writer.
 public final class SQLiteBindingStore: BindingStore {
-    private let writer: ConnectionWorker<SQLiteConnection>
-    private let reader: ConnectionWorker<SQLiteConnection>
-    private let commits: GroupCommitQueue<SQLiteConnection>
-    private let maxTokens: Int
+    private let bindings: GroupCommittedBindings<SQLiteConnection>
 
     private init(writer: ConnectionWorker<SQLiteConnection>, reader: ConnectionWorker<SQLiteConnection>, maxTokens: Int) {
-        self.writer = writer
-        self.reader = reader
-        self.commits = GroupCommitQueue(worker: writer)
-        self.maxTokens = maxTokens
+        bindings = GroupCommittedBindings(writer: writer, readers: [reader], maxTokens: maxTokens)
     }
 
     /// Opens the store at `path` (its directory is created, mode 0700), migrating the schema.
@@ -40,49 +34,33 @@ public final class SQLiteBindingStore: BindingStore {
     }
 
     /// Write transactions committed so far (each may hold many writes), for tests and metrics.
-    public var commitCount: Int { commits.commitCount }
+    public var commitCount: Int { bindings.commitCount }
 
     public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
-        let maxTokens = maxTokens
-        return try await commits.submit { connection in
-            try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs,
-                                       maxTokens: maxTokens, on: connection)
-        }
+        try await bindings.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs)
     }
 
     public func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome {
-        try await commits.submit { connection in
-            try BindingTables.unregister(token: token, kind: kind, serverId: serverId, on: connection)
-        }
+        try await bindings.unregister(token: token, kind: kind, serverId: serverId)
     }
 
     public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String> {
-        try await reader.run { connection in
-            try BindingTables.boundTokens(tokens, kind: kind, serverId: serverId, on: connection)
-        }
+        try await bindings.boundTokens(tokens, kind: kind, serverId: serverId)
     }
 
     @discardableResult
     public func deleteToken(_ token: String, kind: BindingKind) async throws -> Int {
-        try await commits.submit { connection in try BindingTables.deleteToken(token, kind: kind, on: connection) }
+        try await bindings.deleteToken(token, kind: kind)
     }
 
     @discardableResult
     public func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool {
-        try await commits.submit { connection in
-            try BindingTables.removeBinding(token: token, kind: kind, serverId: serverId, on: connection)
-        }
+        try await bindings.removeBinding(token: token, kind: kind, serverId: serverId)
     }
 
-    public func count() async throws -> Int {
-        try await reader.run { connection in try BindingTables.tokenCount(on: connection) }
-    }
+    public func count() async throws -> Int { try await bindings.count() }
 
-    /// Answers every write already accepted, then closes both connections; later calls throw
+    /// Answers every write already accepted, then closes every connection; later calls throw
     /// ``StoreClosedError``.
-    public func close() async {
-        await commits.close()
-        await writer.close()
-        await reader.close()
-    }
+    public func close() async { await bindings.close() }
 }

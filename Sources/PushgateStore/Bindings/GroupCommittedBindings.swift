@@ -1,0 +1,69 @@
+import Synchronization
+
+/// The binding operations over one engine's connections: writes group-committed through the
+/// writer, reads on the readers in turn. Both binding stores run through it, so the SQLite and
+/// the PostgreSQL store differ only in how they open their connections.
+final class GroupCommittedBindings<Connection: StoreConnection>: Sendable {
+    private let writer: ConnectionWorker<Connection>
+    private let readers: [ConnectionWorker<Connection>]
+    private let nextReader = Atomic<Int>(0)
+    private let commits: GroupCommitQueue<Connection>
+    private let maxTokens: Int
+
+    init(writer: ConnectionWorker<Connection>, readers: [ConnectionWorker<Connection>], maxTokens: Int) {
+        precondition(!readers.isEmpty, "at least one reader")
+        self.writer = writer
+        self.readers = readers
+        self.commits = GroupCommitQueue(worker: writer)
+        self.maxTokens = maxTokens
+    }
+
+    var commitCount: Int { commits.commitCount }
+
+    func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
+        let maxTokens = maxTokens
+        return try await commits.submit { connection in
+            try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs,
+                                       maxTokens: maxTokens, on: connection)
+        }
+    }
+
+    func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome {
+        try await commits.submit { connection in
+            try BindingTables.unregister(token: token, kind: kind, serverId: serverId, on: connection)
+        }
+    }
+
+    func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String> {
+        try await reader().run { connection in
+            try BindingTables.boundTokens(tokens, kind: kind, serverId: serverId, on: connection)
+        }
+    }
+
+    func deleteToken(_ token: String, kind: BindingKind) async throws -> Int {
+        try await commits.submit { connection in try BindingTables.deleteToken(token, kind: kind, on: connection) }
+    }
+
+    func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool {
+        try await commits.submit { connection in
+            try BindingTables.removeBinding(token: token, kind: kind, serverId: serverId, on: connection)
+        }
+    }
+
+    func count() async throws -> Int {
+        try await reader().run { connection in try BindingTables.tokenCount(on: connection) }
+    }
+
+    /// Answers every write already accepted, then closes every connection.
+    func close() async {
+        await commits.close()
+        await writer.close()
+        for reader in readers { await reader.close() }
+    }
+
+    /// The readers in turn.
+    private func reader() -> ConnectionWorker<Connection> {
+        let turn = UInt(bitPattern: nextReader.add(1, ordering: .relaxed).oldValue)
+        return readers[Int(turn % UInt(readers.count))]
+    }
+}
