@@ -24,7 +24,7 @@ struct RequestSlot {
     /// The request being received.
     var request: HTTPRequest?
     /// The handler of the matched route.
-    var handler: HTTPHandler?
+    var handler: RouteHandler?
     /// The matched route pattern, for the response observer.
     var route: String?
     /// The answer, once decided.

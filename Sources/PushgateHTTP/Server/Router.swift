@@ -15,7 +15,7 @@ public struct Router: Sendable {
     /// The outcome of routing one request.
     public enum Match: Sendable {
         /// A route matched: its pattern, captured parameters and handler.
-        case route(pattern: String, parameters: RouteParameters, handler: HTTPHandler)
+        case route(pattern: String, parameters: RouteParameters, handler: RouteHandler)
         /// No route: answer with this response (not found, or method not allowed).
         case response(HTTPResponse)
     }
@@ -23,7 +23,7 @@ public struct Router: Sendable {
     private struct Route: Sendable {
         let method: String
         let pattern: RoutePattern
-        let handler: HTTPHandler
+        let handler: RouteHandler
     }
 
     /// The method of a route that answers every method (the handler tells them apart); a route
@@ -42,8 +42,13 @@ public struct Router: Sendable {
     }
 
     /// Adds a route; earlier routes win when several match. A malformed pattern is a programming error.
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping HTTPHandler) {
+    public mutating func add(_ method: String, _ pattern: String, _ handler: RouteHandler) {
         routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+    }
+
+    /// Adds a route whose handler continues on the cooperative pool after it awaits.
+    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        add(method, pattern, RouteHandler(handler))
     }
 
     /// Adds a `GET` route (which also answers `HEAD`).

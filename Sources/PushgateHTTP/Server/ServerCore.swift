@@ -16,7 +16,7 @@ final class ServerCore: Sendable {
     private enum Step {
         case proceed
         case respond(HTTPResponse, route: String?)
-        case run(HTTPRequest, HTTPHandler, generation: UInt64)
+        case run(HTTPRequest, RouteHandler, generation: UInt64)
         case close
     }
 
@@ -73,7 +73,7 @@ final class ServerCore: Sendable {
             query: RequestValues.query(of: connection), headers: RequestValues.headers(of: connection),
             peerAddress: state.peerAddress)
         let framing = BodyFraming(request.headers)
-        var handler: HTTPHandler?
+        var handler: RouteHandler?
         var rejection: HTTPResponse?
         var limit = configuration.bodyLimit(route: nil)
         switch framing.isAmbiguous ? .response(HTTPResponse(status: 400)) : router.match(method: method, path: url) {
@@ -165,7 +165,8 @@ final class ServerCore: Sendable {
         case .respond(let response, let route):
             return queue(response, route: route, on: state.connection)
         case .run(let request, let handler, let generation):
-            Task.immediate { [self] in
+            let executor: (any TaskExecutor)? = handler.resumesInline ? InlineTaskExecutor.shared : nil
+            Task.immediate(executorPreference: executor) { [self] in
                 let response = await handler(request)
                 complete(state, generation: generation, response: response)
             }

@@ -109,15 +109,11 @@ public final class RelayServer: Sendable {
         var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
         gateway?.addRoutes(to: &router, relay: service)
         for route in RelayRoute.allCases {
-            let handler: HTTPHandler = { request in
-                let response = await service.handle(route: route, body: request.body)
-                return http(response)
+            // A registration's only wait is its group commit; the store thread finishes it.
+            let handler = RouteHandler(resumesInline: route.isRegistration) { request in
+                http(await service.handle(route: route, body: request.body))
             }
-            switch route {
-            case .healthz, .readyz: router.get(route.rawValue, handler)
-            case .metrics: router.get(route.rawValue, handler)
-            default: router.post(route.rawValue, handler)
-            }
+            router.add(route.isSigned ? "POST" : "GET", route.rawValue, handler)
         }
         // Every method reaches the pre-body hook, which answers all but POST with 405.
         router.add(Router.anyMethod, HapiPushService.path) { http(await hapi.handle($0)) }
