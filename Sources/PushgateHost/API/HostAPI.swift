@@ -66,12 +66,13 @@ public final class HostAPI: Sendable {
                 }
             }
         }
-        router.post("/api/events") { request in
+        // An event waits on the store and the relay; whichever thread answers carries it on.
+        router.add("POST", "/api/events", RouteHandler(resumesInline: true) { request in
             await handle(request, logger) { json in
                 let result = await service.handle(try HostEvent(json: json))
                 return APIResponse.json(result.pending ? 202 : 200, result.json)
             }
-        }
+        })
         router.post("/api/devices/register") { request in
             await handle(request, logger) { json in try await HapiDeviceRoutes.register(json, store: service.store, logger: logger) }
         }

@@ -9,19 +9,22 @@ import Synchronization
 /// - Important: host.md §8 — WAL, busy timeout, numbered migrations; §4 — the badge set is
 ///   persisted so a restart keeps the count.
 public actor HostStore {
-    private let executor: DispatchQueueExecutor
+    private let executor: CallerRunsExecutor
     let connection: SQLiteConnection
     let clock: any WallClock
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    /// Opens (creating and migrating) the database at `path`.
     /// Whether any hapi device row exists: kept by this store's writes (only the host API
     /// writes that table), so an event for a host without hapi devices skips the read.
     private nonisolated let hapiDevicesExist: Atomic<Bool>
+    /// The badge set's size, counted once at open: only this store writes `badge_tags`, and
+    /// counting the rows on every event would cost time in proportion to the set.
+    private var badgeSize: Int
 
+    /// Opens (creating and migrating) the database at `path`.
     public init(path: String, clock: any WallClock) throws {
-        executor = DispatchQueueExecutor(label: "pushgate.host.store")
+        executor = CallerRunsExecutor(label: "pushgate.host.store")
         try DatabaseDirectory.prepare(for: path)
         // Per-event bookkeeping (badge tags, registration cache) needs no fsync of its own; a
         // token a phone was told is stored does (`durably`). See docs/host.md, "Store".
@@ -31,6 +34,9 @@ public actor HostStore {
             try statement.step() && statement.int64(at: 0) == 1
         }
         hapiDevicesExist = Atomic(devices)
+        badgeSize = try connection.withStatement("SELECT count(*) FROM badge_tags") { statement in
+            try statement.step() ? Int(statement.int64(at: 0)) : 0
+        }
         self.connection = connection
         self.clock = clock
     }
@@ -99,14 +105,13 @@ public actor HostStore {
 
     /// Adds `tag` to the badge set and returns the set's size.
     public func addBadgeTag(_ tag: String) throws -> Int {
-        try connection.transaction(.immediate) {
-            try connection.withStatement("INSERT OR IGNORE INTO badge_tags (tag, added_at) VALUES (?, ?)") { statement in
-                try statement.bind(tag, at: 1)
-                try statement.bind(clock.nowMilliseconds, at: 2)
-                try statement.step()
-            }
-            return try count("badge_tags")
+        try connection.withStatement("INSERT OR IGNORE INTO badge_tags (tag, added_at) VALUES (?, ?)") { statement in
+            try statement.bind(tag, at: 1)
+            try statement.bind(clock.nowMilliseconds, at: 2)
+            try statement.step()
         }
+        if connection.changes > 0 { badgeSize += 1 }
+        return badgeSize
     }
 
     /// The start of an alert round in one store call: the iOS alert tokens, and the badge after
@@ -118,10 +123,13 @@ public actor HostStore {
     }
 
     /// Empties the badge set.
-    public func clearBadge() throws { try connection.execute("DELETE FROM badge_tags") }
+    public func clearBadge() throws {
+        try connection.execute("DELETE FROM badge_tags")
+        badgeSize = 0
+    }
 
     /// The badge set's size.
-    public func badgeCount() throws -> Int { try count("badge_tags") }
+    public func badgeCount() throws -> Int { badgeSize }
 
     // MARK: Relay registration cache
 
@@ -226,7 +234,7 @@ public actor HostStore {
 
     /// Counts for `GET /api/status`.
     public func counts() throws -> (alertTokens: Int, liveActivityTokens: Int, badge: Int) {
-        (try count("alert_tokens"), try count("live_activity_tokens"), try count("badge_tags"))
+        (try count("alert_tokens"), try count("live_activity_tokens"), badgeSize)
     }
 
     // MARK: Helpers
