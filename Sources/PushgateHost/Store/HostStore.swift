@@ -4,7 +4,8 @@ import PushgateStore
 import Synchronization
 
 /// `host.sqlite`: alert tokens, the badge tag set, the relay registration cache, and the
-/// imported Live Activity data. Every call runs on the store's own serial queue.
+/// imported Live Activity data. Calls run one at a time, each on its caller's thread when the
+/// store is idle (``CallerRunsExecutor``): the statements are short and seldom fsync.
 ///
 /// - Important: host.md §8 — WAL, busy timeout, numbered migrations; §4 — the badge set is
 ///   persisted so a restart keeps the count.
@@ -41,7 +42,7 @@ public actor HostStore {
         self.clock = clock
     }
 
-    /// False only when the store holds no hapi device (read without a trip to the store's queue).
+    /// False only when the store holds no hapi device (read without waiting for the store).
     public nonisolated var mayHaveHapiDevices: Bool { hapiDevicesExist.load(ordering: .acquiring) }
 
     /// Records whether hapi devices exist after a write to their table.
