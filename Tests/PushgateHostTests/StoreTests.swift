@@ -34,4 +34,42 @@ import Testing
         #expect(try await store.deleteAlertToken("ab"))
         #expect(try await !store.deleteAlertToken("ab"))
     }
+
+    /// The registration cache answers from memory once read; every write must change it with
+    /// the table, and a reopened store must find the same rows.
+    @Test func registrationCacheFollowsEveryWriteAndTheTable() async throws {
+        let home = TemporaryHome()
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        let path = home.path + "/host.sqlite"
+        let clock = ManualClock()
+        let store = try HostStore(path: path, clock: clock)
+        func registered(_ relay: String, _ tokens: [String], _ kind: String = "alert") async throws -> Set<String> {
+            try await store.registeredTokens(relayURL: relay, tokens: tokens, kind: kind)
+        }
+        try await store.markRegistered(relayURL: "http://a", token: "t1", kind: "alert")
+        #expect(try await registered("http://a", ["t1", "t2"]) == ["t1"])  // read from the table
+        try await store.markRegistered(relayURL: "http://a", token: "t2", kind: "alert")
+        try await store.markRegistered(relayURL: "http://a", token: "t2", kind: "liveactivity")
+        try await store.markRegistered(relayURL: "http://b", token: "t3", kind: "alert")
+        #expect(try await registered("http://a", ["t1", "t2", "t3"]) == ["t1", "t2"])
+        #expect(try await registered("http://a", ["t2"], "liveactivity") == ["t2"])
+
+        try await store.forgetRegistration(token: "t2", kind: "alert")
+        #expect(try await registered("http://a", ["t1", "t2"]) == ["t1"])
+        #expect(try await registered("http://a", ["t2"], "liveactivity") == ["t2"])
+
+        try await store.upsertAlertToken(AlertToken(token: "t1"))
+        try await store.deleteAlertToken("t1")
+        #expect(try await registered("http://a", ["t1"]).isEmpty)
+
+        try await store.clearRegistrations(except: "http://b")
+        #expect(try await registered("http://a", ["t2"], "liveactivity").isEmpty)
+        #expect(try await registered("http://b", ["t3"]) == ["t3"])
+
+        let reopened = try HostStore(path: path, clock: clock)
+        #expect(try await reopened.registeredTokens(relayURL: "http://b", tokens: ["t1", "t2", "t3"], kind: "alert") == ["t3"])
+        #expect(try await reopened.registeredTokens(relayURL: "http://a", tokens: ["t1", "t2"], kind: "liveactivity").isEmpty)
+        try await store.clearRegistrations(except: nil)
+        #expect(try await registered("http://b", ["t3"]).isEmpty)
+    }
 }

@@ -22,6 +22,16 @@ public actor HostStore {
     /// The badge set's size, counted once at open: only this store writes `badge_tags`, and
     /// counting the rows on every event would cost time in proportion to the set.
     private var badgeSize: Int
+    /// The relay registration cache's rows, read once on first use: only this store writes
+    /// `relay_registrations`, so an event looks its tokens up without a statement.
+    var registrations: Set<Registration>?
+
+    /// One row of `relay_registrations`.
+    struct Registration: Hashable {
+        let relayURL: String
+        let token: String
+        let kind: String
+    }
 
     /// Opens (creating and migrating) the database at `path`.
     public init(path: String, clock: any WallClock) throws {
@@ -77,13 +87,15 @@ public actor HostStore {
     /// Forgets a token and its cached registrations; returns whether it was known.
     @discardableResult
     public func deleteAlertToken(_ token: String) throws -> Bool {
-        try connection.durably {
+        let known = try connection.durably {
             try connection.transaction(.immediate) {
                 try run("DELETE FROM relay_registrations WHERE token = ?", token)
                 try run("DELETE FROM alert_tokens WHERE token = ?", token)
                 return connection.changes > 0
             }
         }
+        registrations = registrations?.filter { $0.token != token }
+        return known
     }
 
     /// Every alert token, oldest first.
@@ -106,21 +118,33 @@ public actor HostStore {
 
     /// Adds `tag` to the badge set and returns the set's size.
     public func addBadgeTag(_ tag: String) throws -> Int {
+        if try insertBadgeTag(tag) { badgeSize += 1 }
+        return badgeSize
+    }
+
+    /// The start of an alert round in one store call and one transaction: the iOS alert tokens,
+    /// and the badge after adding `tag` — added only when there is a tag (a transport) and a
+    /// token to push to.
+    public func beginAlertRound(tag: String?) throws -> (tokens: [AlertToken], badge: Int) {
+        guard let tag else { return (try iosAlertTokens(), badgeSize) }
+        let (tokens, added) = try connection.transaction(.immediate) {
+            let tokens = try iosAlertTokens()
+            return (tokens, try !tokens.isEmpty && insertBadgeTag(tag))
+        }
+        if added { badgeSize += 1 }
+        return (tokens, badgeSize)
+    }
+
+    private func iosAlertTokens() throws -> [AlertToken] { try alertTokens().filter { $0.platform == "ios" } }
+
+    /// Whether `tag` was new to the badge set; the caller counts it once its write commits.
+    private func insertBadgeTag(_ tag: String) throws -> Bool {
         try connection.withStatement("INSERT OR IGNORE INTO badge_tags (tag, added_at) VALUES (?, ?)") { statement in
             try statement.bind(tag, at: 1)
             try statement.bind(clock.nowMilliseconds, at: 2)
             try statement.step()
         }
-        if connection.changes > 0 { badgeSize += 1 }
-        return badgeSize
-    }
-
-    /// The start of an alert round in one store call: the iOS alert tokens, and the badge after
-    /// adding `tag` — added only when there is a tag (a transport) and a token to push to.
-    public func beginAlertRound(tag: String?) throws -> (tokens: [AlertToken], badge: Int) {
-        let tokens = try alertTokens().filter { $0.platform == "ios" }
-        guard let tag, !tokens.isEmpty else { return (tokens, try badgeCount()) }
-        return (tokens, try addBadgeTag(tag))
+        return connection.changes > 0
     }
 
     /// Empties the badge set.
@@ -131,53 +155,6 @@ public actor HostStore {
 
     /// The badge set's size.
     public func badgeCount() throws -> Int { badgeSize }
-
-    // MARK: Relay registration cache
-
-    /// Whether `token` of `kind` is known to be registered on the relay at `relayURL`.
-    public func isRegistered(relayURL: String, token: String, kind: String) throws -> Bool {
-        try connection.withStatement("SELECT 1 FROM relay_registrations WHERE relay_url = ? AND token = ? AND kind = ?") { statement in
-            try statement.bind(relayURL, at: 1)
-            try statement.bind(token, at: 2)
-            try statement.bind(kind, at: 3)
-            return try statement.step()
-        }
-    }
-
-    /// Those of `tokens` known to be registered as `kind` on the relay at `relayURL`: one call
-    /// for a whole event's tokens.
-    public func registeredTokens(relayURL: String, tokens: [String], kind: String) throws -> Set<String> {
-        var registered: Set<String> = []
-        for token in tokens where try isRegistered(relayURL: relayURL, token: token, kind: kind) { registered.insert(token) }
-        return registered
-    }
-
-    /// Records a successful registration.
-    public func markRegistered(relayURL: String, token: String, kind: String) throws {
-        try connection.withStatement("INSERT OR REPLACE INTO relay_registrations (relay_url, token, kind, registered_at) VALUES (?, ?, ?, ?)") { statement in
-            try statement.bind(relayURL, at: 1)
-            try statement.bind(token, at: 2)
-            try statement.bind(kind, at: 3)
-            try statement.bind(clock.nowMilliseconds, at: 4)
-            try statement.step()
-        }
-    }
-
-    /// Forgets every cached registration of `token` of `kind` (the relay no longer binds it).
-    public func forgetRegistration(token: String, kind: String) throws {
-        try connection.withStatement("DELETE FROM relay_registrations WHERE token = ? AND kind = ?") { statement in
-            try statement.bind(token, at: 1)
-            try statement.bind(kind, at: 2)
-            try statement.step()
-        }
-    }
-
-    /// Drops every cached registration for another relay URL (all of them when `relayURL` is nil).
-    public func clearRegistrations(except relayURL: String?) throws {
-        if let relayURL { try run("DELETE FROM relay_registrations WHERE relay_url <> ?", relayURL) } else {
-            try connection.execute("DELETE FROM relay_registrations")
-        }
-    }
 
     // MARK: Live Activity data (imported; used by the Live Activity engine)
 
@@ -247,7 +224,7 @@ public actor HostStore {
         }
     }
 
-    private func run(_ sql: String, _ text: String) throws {
+    func run(_ sql: String, _ text: String) throws {
         try connection.withStatement(sql) { statement in
             try statement.bind(text, at: 1)
             try statement.step()
