@@ -36,7 +36,8 @@ public struct AlertComposer: Sendable {
     }
 
     func body(for event: HostEvent, locale: String) -> String {
-        let name = (event.type.isTask ? event.taskName : event.sessionName)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        // JavaScript's `trim`, as OpenChamber applies it, without Foundation's bridging per event.
+        let name = HapiText.trim((event.type.isTask ? event.taskName : event.sessionName) ?? "")
         return name.isEmpty ? titles.fallbackBody(locale: locale) : name
     }
 }
