@@ -46,6 +46,7 @@ enum GatewayCommand {
         }
         try arguments.finish()
         let client = GatewayHostClient(baseURL: gateway, origin: origin, keyPair: try GatewayKeyFile.read(keyPath), sessionFile: sessionFile)
+        defer { client.shutdown() }
         let reply: HTTPClientReply
         do {
             reply = try AsyncBridge.wait {

@@ -20,6 +20,10 @@ final class GatewayHostClient: Sendable {
 
     deinit { http.shutdown() }
 
+    /// Finishes with the HTTP client's worker threads; the tool calls it before it exits, as an
+    /// exit while a worker still releases its libcurl handle would race libcurl's teardown.
+    func shutdown() { http.shutdown() }
+
     /// Challenge, host checks, proof, session. The session answer; its token is saved when a
     /// session file was given. A failed host check is thrown by name only.
     @discardableResult

@@ -48,7 +48,9 @@ public final class HTTP1Client: Sendable {
         }
     }
 
-    /// Fails queued requests, lets running ones finish, and stops the workers when they do.
+    /// Fails queued requests, lets running ones finish, and returns once every worker has
+    /// released its libcurl handle — so a process may exit right after (libcurl and OpenSSL
+    /// tear down their global state at exit, which a worker still inside libcurl would race).
     public func shutdown() { queue.close() }
 }
 
@@ -68,6 +70,8 @@ private final class WorkQueue: @unchecked Sendable {
     private var workers = 0
     private var idleWorkers = 0
     private var closed = false
+    /// The worker threads alive: `close()` called on one of them does not wait for itself.
+    private var workerThreads = Set<pthread_t>()
 
     init(maxWorkers: Int) { self.maxWorkers = max(1, maxWorkers) }
 
@@ -90,6 +94,8 @@ private final class WorkQueue: @unchecked Sendable {
         }
     }
 
+    /// Fails what is queued, then waits until every other worker has finished its job and
+    /// released its handle.
     func close() {
         condition.lock()
         closed = true
@@ -98,24 +104,37 @@ private final class WorkQueue: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         for job in dropped { job.cancel(HTTPClientError("the HTTP client was shut down")) }
+        condition.lock()
+        let own = workerThreads.contains(pthread_self()) ? 1 : 0
+        while workers > own { condition.wait() }
+        condition.unlock()
     }
 
-    /// A worker's loop: the next job on this thread's handle, until the queue is closed.
+    /// A worker's loop: the next job on this thread's handle, until the queue is closed; then
+    /// the handle is released before the worker counts as gone.
     private func work() {
-        let handle: CurlEasyHandle
+        condition.lock()
+        workerThreads.insert(pthread_self())
+        condition.unlock()
+        var stranded: [Job] = []
+        var failure: HTTPClientError?
         do {
-            handle = try CurlEasyHandle()
+            let handle = try CurlEasyHandle()
+            while let job = next() { job.run(handle) }
         } catch {
-            condition.lock()
-            workers -= 1
-            // The last worker that cannot get a handle fails what is queued rather than leave it waiting.
-            let stranded = workers == 0 ? jobs : []
-            if workers == 0 { jobs.removeAll() }
-            condition.unlock()
-            for job in stranded { job.cancel(error) }
-            return
+            failure = error
         }
-        while let job = next() { job.run(handle) }
+        condition.lock()
+        workers -= 1
+        workerThreads.remove(pthread_self())
+        if failure != nil, workers == 0 {
+            // The last worker that cannot get a handle fails what is queued rather than leave it waiting.
+            stranded = jobs
+            jobs.removeAll()
+        }
+        condition.broadcast()
+        condition.unlock()
+        if let failure { for job in stranded { job.cancel(failure) } }
     }
 
     /// Waits for a job; nil once closed and empty.
@@ -123,10 +142,7 @@ private final class WorkQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while jobs.isEmpty {
-            if closed {
-                workers -= 1
-                return nil
-            }
+            if closed { return nil }
             idleWorkers += 1
             condition.wait()
             idleWorkers -= 1
