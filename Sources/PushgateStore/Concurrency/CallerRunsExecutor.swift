@@ -53,7 +53,12 @@ public final class CallerRunsExecutor: SerialExecutor {
             return .onQueue
         }
         switch start {
-        case .here: drain(first: job)
+        // The runtime holds no reference to an executor while it runs a job, and the job may
+        // release the last reference to the actor and with it this executor: keep it alive.
+        case .here:
+            let retained = Unmanaged.passRetained(self)
+            defer { retained.release() }
+            drain(first: job)
         case .onQueue: queue.async { self.drain(first: nil) }
         case .behindRunner: break
         }
