@@ -68,16 +68,21 @@ public final class CallerRunsExecutor: SerialExecutor {
     private func drain(first: UnownedJob?) {
         NestingDepth.current += 1
         defer { NestingDepth.current -= 1 }
-        var next = first ?? state.withLock { $0.next() }
+        var next = first ?? takeNext()
         while let job = next {
             job.runSynchronously(on: asUnownedSerialExecutor())
-            next = state.withLock { state -> UnownedJob? in
-                guard let job = state.next() else {
-                    state.running = false
-                    return nil
-                }
-                return job
+            next = takeNext()
+        }
+    }
+
+    /// The next queued job; when there is none, the next caller may run its own.
+    private func takeNext() -> UnownedJob? {
+        state.withLock { state in
+            guard let job = state.next() else {
+                state.running = false
+                return nil
             }
+            return job
         }
     }
 }
