@@ -1,9 +1,9 @@
 import Synchronization
 
-/// The binding operations over one engine's connections: writes group-committed through the
-/// writer, reads on the readers in turn. Both binding stores run through it, so the SQLite and
-/// the PostgreSQL store differ only in how they open their connections.
-final class GroupCommittedBindings<Connection: StoreConnection>: Sendable {
+/// The ``BindingStore`` over one engine's connections: writes group-committed through the
+/// writer, reads on the readers in turn. ``SQLiteBindingStore`` and ``PostgreSQLBindingStore``
+/// are this store on their engine and differ only in how they open their connections.
+public final class GroupCommittedBindings<Connection: StoreConnection>: BindingStore {
     private let writer: ConnectionWorker<Connection>
     private let readers: [ConnectionWorker<Connection>]
     private let nextReader = Atomic<Int>(0)
@@ -18,9 +18,10 @@ final class GroupCommittedBindings<Connection: StoreConnection>: Sendable {
         self.maxTokens = maxTokens
     }
 
-    var commitCount: Int { commits.commitCount }
+    /// Write transactions committed so far (each may hold many writes), for tests and metrics.
+    public var commitCount: Int { commits.commitCount }
 
-    func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
+    public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
         let maxTokens = maxTokens
         return try await commits.submit { connection in
             try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs,
@@ -28,34 +29,37 @@ final class GroupCommittedBindings<Connection: StoreConnection>: Sendable {
         }
     }
 
-    func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome {
+    public func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome {
         try await commits.submit { connection in
             try BindingTables.unregister(token: token, kind: kind, serverId: serverId, on: connection)
         }
     }
 
-    func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String> {
+    public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String> {
         try await reader().run { connection in
             try BindingTables.boundTokens(tokens, kind: kind, serverId: serverId, on: connection)
         }
     }
 
-    func deleteToken(_ token: String, kind: BindingKind) async throws -> Int {
+    @discardableResult
+    public func deleteToken(_ token: String, kind: BindingKind) async throws -> Int {
         try await commits.submit { connection in try BindingTables.deleteToken(token, kind: kind, on: connection) }
     }
 
-    func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool {
+    @discardableResult
+    public func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool {
         try await commits.submit { connection in
             try BindingTables.removeBinding(token: token, kind: kind, serverId: serverId, on: connection)
         }
     }
 
-    func count() async throws -> Int {
+    public func count() async throws -> Int {
         try await reader().run { connection in try BindingTables.tokenCount(on: connection) }
     }
 
-    /// Answers every write already accepted, then closes every connection.
-    func close() async {
+    /// Answers every write already accepted, then closes every connection; later calls throw
+    /// ``StoreClosedError``.
+    public func close() async {
         await commits.close()
         await writer.close()
         for reader in readers { await reader.close() }

@@ -6,15 +6,11 @@
 /// the count-then-insert rules hold across instances. Each call returns only after its
 /// transaction committed with `synchronous_commit` on (flushed to the server's WAL). Reads use
 /// a small pool of further connections. Every connection lives on its own serial queue.
-public final class PostgreSQLBindingStore: BindingStore {
-    private let bindings: GroupCommittedBindings<PostgreSQLConnection>
+public typealias PostgreSQLBindingStore = GroupCommittedBindings<PostgreSQLConnection>
 
+extension GroupCommittedBindings where Connection == PostgreSQLConnection {
     /// Shown in `pg_stat_activity` for the store's connections.
-    public static let applicationName = "pushgate-bindings"
-
-    private init(writer: ConnectionWorker<PostgreSQLConnection>, readers: [ConnectionWorker<PostgreSQLConnection>], maxTokens: Int) {
-        bindings = GroupCommittedBindings(writer: writer, readers: readers, maxTokens: maxTokens)
-    }
+    public static var applicationName: String { "pushgate-bindings" }
 
     /// Connects to `url`, migrating the schema, with one writer and `readers` reader connections.
     /// - Parameter maxTokens: how many distinct (token, kind) pairs may be bound at once, over
@@ -51,37 +47,7 @@ public final class PostgreSQLBindingStore: BindingStore {
 
     /// An acknowledged register must be on disk: a server or role configured with
     /// `synchronous_commit = off` is switched back to `on` for the writer's session.
-    static let durableCommits =
+    static var durableCommits: String {
         "SELECT CASE WHEN current_setting('synchronous_commit') = 'off' THEN set_config('synchronous_commit', 'on', false) END"
-
-    /// Write transactions committed so far (each may hold many writes), for tests and metrics.
-    public var commitCount: Int { bindings.commitCount }
-
-    public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
-        try await bindings.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs)
     }
-
-    public func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome {
-        try await bindings.unregister(token: token, kind: kind, serverId: serverId)
-    }
-
-    public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String> {
-        try await bindings.boundTokens(tokens, kind: kind, serverId: serverId)
-    }
-
-    @discardableResult
-    public func deleteToken(_ token: String, kind: BindingKind) async throws -> Int {
-        try await bindings.deleteToken(token, kind: kind)
-    }
-
-    @discardableResult
-    public func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool {
-        try await bindings.removeBinding(token: token, kind: kind, serverId: serverId)
-    }
-
-    public func count() async throws -> Int { try await bindings.count() }
-
-    /// Answers every write already accepted, then closes every connection; later calls throw
-    /// ``StoreClosedError``.
-    public func close() async { await bindings.close() }
 }
