@@ -25,3 +25,33 @@ static inline CURLcode pushgate_curl_setopt_write_function(CURL *handle, pushgat
 static inline CURLcode pushgate_curl_response_code(CURL *handle, long *code) {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }
+
+/* The multi interface, driven by the caller's own epoll loop (curl_multi_socket_action) with a
+   timerfd for libcurl's timer. */
+
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+
+typedef int (*pushgate_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *context, void *socketContext);
+typedef int (*pushgate_curl_timer_callback)(CURLM *multi, long timeoutMs, void *context);
+
+static inline CURLMcode pushgate_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+static inline CURLMcode pushgate_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+static inline CURLMcode pushgate_curl_multi_setopt_socket_function(CURLM *multi, pushgate_curl_socket_callback callback) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, callback);
+}
+
+static inline CURLMcode pushgate_curl_multi_setopt_timer_function(CURLM *multi, pushgate_curl_timer_callback callback) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, callback);
+}
+
+/* The outcome of a finished transfer (a member of CURLMsg's union). */
+static inline CURLcode pushgate_curl_message_result(const CURLMsg *message) {
+    return message->data.result;
+}

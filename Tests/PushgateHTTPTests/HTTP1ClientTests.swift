@@ -85,6 +85,23 @@ import Testing
         server.stop()
     }
 
+    /// libcurl's timer is re-armed only when it moves earlier: a stalled request must still time
+    /// out while later requests, each with a later deadline, come and go on other connections.
+    @Test func aStalledRequestTimesOutWhileOthersComeAndGo() async throws {
+        let server = try EchoServer()
+        let client = client(maxConnections: 2, timeoutMs: 300)
+        let stalled = Task { try await client.post(server.base + "/stall", body: []) }
+        var answered = 0
+        for index in 0..<20 {
+            let reply = try await client.post(server.base + "/echo", body: Array("\(index)".utf8))
+            if reply.body == Array(String(index).utf8.reversed()) { answered += 1 }
+        }
+        #expect(answered == 20)
+        await #expect { try await stalled.value } throws: { error in (error as? HTTPClientError)?.timedOut == true }
+        client.shutdown()
+        server.stop()
+    }
+
     @Test func anAnswerOverTheLimitFails() async throws {
         let server = try EchoServer()
         let client = client(maxReplyBytes: 999)

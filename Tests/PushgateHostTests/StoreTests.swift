@@ -1,6 +1,7 @@
 import Foundation
 import PushgateCore
 @testable import PushgateHost
+import PushgateStore
 import Testing
 
 /// host.md §8 and the persisted badge of §4 (§9 line 10, restart part).
@@ -33,6 +34,27 @@ import Testing
         #expect(try await store.badgeCount() == 0)
         #expect(try await store.deleteAlertToken("ab"))
         #expect(try await !store.deleteAlertToken("ab"))
+    }
+
+    /// Migration 5 rebuilds `badge_tags` keyed by the tag alone: a badge set written by the
+    /// schema before it keeps every tag and its count.
+    @Test func badgeTagsSurviveTheMoveToATagKeyedTable() async throws {
+        let home = TemporaryHome()
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        let path = home.path + "/host.sqlite"
+        do {
+            let old = try SQLiteConnection(path: path)
+            _ = try Migrator.migrate(old, with: Array(HostMigrations.all.prefix(4)))
+            try old.execute("INSERT INTO badge_tags (tag, added_at) VALUES ('ready-s1', 1), ('question-s2', 2)")
+        }
+        let store = try HostStore(path: path, clock: ManualClock())
+        #expect(try await store.badgeCount() == 2)
+        #expect(try await store.addBadgeTag("ready-s1") == 2)
+        #expect(try await store.addBadgeTag("ready-s3") == 3)
+        let schema = try SQLiteConnection(path: path).withStatement("SELECT sql FROM sqlite_master WHERE name = 'badge_tags'") { statement in
+            try statement.step() ? statement.string(at: 0) : nil
+        }
+        #expect(schema?.hasSuffix("WITHOUT ROWID") == true)
     }
 
     /// The registration cache answers from memory once read; every write must change it with

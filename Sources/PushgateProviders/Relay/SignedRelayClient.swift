@@ -19,12 +19,15 @@ public final class SignedRelayClient: Sendable {
     private let signer: RelayRequestSigner
     private let clock: any WallClock
     private let http: HTTP1Client
+    /// Whether `baseURL` parses with a host; checked once, as the endpoints only append a path.
+    private let baseURLIsValid: Bool
 
     public init(baseURL: String, key: P256PrivateKey, clock: any WallClock = SystemClock(), timeoutSeconds: Double = 15) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         if base.hasSuffix("/v1/push/send") { base.removeLast("/v1/push/send".count) }
         self.baseURL = base
+        baseURLIsValid = URL(string: base + "/v1/push/send")?.host != nil
         signer = RelayRequestSigner(key: key)
         self.clock = clock
         var configuration = HTTP1Client.Configuration()
@@ -63,10 +66,9 @@ public final class SignedRelayClient: Sendable {
 
     /// Posts an already-built body (also used to resend a captured request).
     public func post(_ endpoint: String, _ body: [UInt8]) async throws -> RelayReply {
-        let url = "\(baseURL)/v1/push/\(endpoint)"
-        guard URL(string: url)?.host != nil else { throw TransportError(description: "relay URL is not valid: \(baseURL)") }
+        guard baseURLIsValid else { throw TransportError(description: "relay URL is not valid: \(baseURL)") }
         do {
-            let reply = try await http.post(url, headers: [("content-type", "application/json")], body: body)
+            let reply = try await http.post("\(baseURL)/v1/push/\(endpoint)", headers: [("content-type", "application/json")], body: body)
             return RelayReply(status: reply.status, body: reply.body)
         } catch let error as HTTPClientError {
             throw TransportError(description: error.description)
