@@ -31,6 +31,12 @@ static inline uint16_t pg_mhd_bind_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+/* The daemon's epoll descriptor (a daemon started with MHD_USE_EPOLL and no thread), or -1. */
+static inline int pg_mhd_epoll_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    return info == NULL ? -1 : info->epoll_fd;
+}
+
 /* The peer address of a connection, or NULL. */
 static inline const struct sockaddr *pg_mhd_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =

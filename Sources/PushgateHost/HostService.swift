@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateHTTP
 import PushgateProviders
 import Synchronization
 
@@ -7,6 +8,9 @@ import Synchronization
 public final class HostService: Sendable {
     public let settings: HostSettings
     public let store: HostStore
+    /// The one thread that runs the host API and reads the relay's answers: an event arrives,
+    /// waits for the relay and is answered without being handed between threads.
+    public let eventLoop: EpollEventLoop
     public let scheduler: any Scheduler
     let dispatcher: AlertDispatcher
     /// Live Activity registrations, session states and their pushes.
@@ -31,6 +35,8 @@ public final class HostService: Sendable {
         self.webFallback = webFallback
         for diagnostic in settings.diagnostics { logger.warning(diagnostic) }
         store = try HostStore(path: settings.databasePath, clock: scheduler.clock)
+        let eventLoop = try EpollEventLoop()
+        self.eventLoop = eventLoop
         var relay: RelayTransport?
         var apnsClient: APNsClient?
         let transport: (any AlertTransport)?
@@ -38,7 +44,7 @@ public final class HostService: Sendable {
         switch settings.iosPushMode {
         case .relay:
             if let url = settings.relayURL {
-                let client = SignedRelayClient(baseURL: url, key: settings.signingKey, clock: scheduler.clock)
+                let client = SignedRelayClient(baseURL: url, key: settings.signingKey, clock: scheduler.clock, eventLoop: eventLoop)
                 relay = RelayTransport(client: client, store: store, logger: logger)
                 liveActivityTransport = RelayLiveActivityTransport(client: client, store: store, logger: logger)
             } else {
@@ -193,4 +199,6 @@ public final class HostService: Sendable {
         await hapi.shutdown()
         await apnsClient?.shutdown()
     }
+
+    deinit { eventLoop.close() }
 }

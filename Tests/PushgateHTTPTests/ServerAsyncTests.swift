@@ -2,19 +2,20 @@ import PushgateHTTP
 import Testing
 
 @Suite struct ServerAsyncTests {
-    private static func server(gate: Gate) throws -> HTTPServer {
+    private static func server(gate: Gate, mode: ServerMode) throws -> HTTPServer {
         var router = Router()
         router.get("/slow/:name") { request in
             await gate.wait()
             return HTTPResponse(status: 200, body: Array("slow \(request.parameters["name"] ?? "")".utf8))
         }
         router.get("/fast") { _ in HTTPResponse(status: 200, body: Array("fast".utf8)) }
-        return try HTTPServer(router: router)
+        return try HTTPServer(configuration: mode.applied(), router: router)
     }
 
-    @Test func fastRequestIsAnsweredWhileSlowHandlersWait() async throws {
+    @Test(arguments: ServerMode.allCases)
+    func fastRequestIsAnsweredWhileSlowHandlersWait(mode: ServerMode) async throws {
         let gate = Gate()
-        let server = try Self.server(gate: gate)
+        let server = try Self.server(gate: gate, mode: mode)
         let port = server.port
         let slow = try await blocking {
             try ["a", "b"].map { try TestConnection.sending("GET", "/slow/\($0)", port: port) }
@@ -34,9 +35,10 @@ import Testing
         #expect(answers == ["slow a", "slow b"])
     }
 
-    @Test func connectionStaysAliveAcrossAnAsyncAnswer() async throws {
+    @Test(arguments: ServerMode.allCases)
+    func connectionStaysAliveAcrossAnAsyncAnswer(mode: ServerMode) async throws {
         let gate = Gate()
-        let server = try Self.server(gate: gate)
+        let server = try Self.server(gate: gate, mode: mode)
         let port = server.port
         let connection = try await blocking { try TestConnection.sending("GET", "/slow/x", port: port) }
         await gate.waitForArrivals(1)

@@ -60,8 +60,9 @@ import Glibc
         #expect(bytesSent >= 4 && bytesSent <= 15, "dropped after about 1 s, not at once and not after the whole request")
     }
 
-    @Test func silentConnectionIsDroppedAtTheIdleTimeout() async throws {
-        let configuration = HTTPServerConfiguration(idleTimeout: .seconds(1), requestTimeout: .seconds(30))
+    @Test(arguments: ServerMode.allCases)
+    func silentConnectionIsDroppedAtTheIdleTimeout(mode: ServerMode) async throws {
+        let configuration = mode.applied(to: HTTPServerConfiguration(idleTimeout: .seconds(1), requestTimeout: .seconds(30)))
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
         let closed = try await blocking {
@@ -94,7 +95,8 @@ import Glibc
         #expect(second.text == "pong")
     }
 
-    @Test func answersAThousandConcurrentConnections() async throws {
+    @Test(arguments: ServerMode.allCases)
+    func answersAThousandConcurrentConnections(mode: ServerMode) async throws {
         let count = 1000
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
@@ -102,7 +104,7 @@ import Glibc
             limit.rlim_cur = min(limit.rlim_max, rlim_t(4 * count))
             setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-        let configuration = HTTPServerConfiguration(connectionLimit: 4 * count, perIPConnectionLimit: 0)
+        let configuration = mode.applied(to: HTTPServerConfiguration(connectionLimit: 4 * count, perIPConnectionLimit: 0))
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
         let answered = try await blocking { () -> Int in

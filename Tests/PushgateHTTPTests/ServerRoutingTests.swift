@@ -103,8 +103,9 @@ import Glibc
         #expect(responses[3].text == #"{"error":"payload_too_large"}"#)
     }
 
-    @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
-        let server = try HTTPServer(router: Self.router())
+    @Test(arguments: ServerMode.allCases)
+    func keepAliveServesManyRequestsOnOneConnection(mode: ServerMode) async throws {
+        let server = try HTTPServer(configuration: mode.applied(), router: Self.router())
         let port = server.port
         let statuses = try await blocking {
             let connection = try TestConnection(port: port)

@@ -6,18 +6,19 @@ import Glibc
 #endif
 
 @Suite struct ServerShutdownTests {
-    private static func server(gate: Gate, logger: Logger = Logger(component: "test")) throws -> HTTPServer {
+    private static func server(gate: Gate, mode: ServerMode, logger: Logger = Logger(component: "test")) throws -> HTTPServer {
         var router = Router()
         router.get("/slow") { _ in
             await gate.wait()
             return HTTPResponse(status: 200, body: Array("done".utf8))
         }
-        return try HTTPServer(configuration: HTTPServerConfiguration(logger: logger), router: router)
+        return try HTTPServer(configuration: mode.applied(to: HTTPServerConfiguration(logger: logger)), router: router)
     }
 
-    @Test func stopAcceptingRefusesNewConnectionsWhileInFlightRequestsFinish() async throws {
+    @Test(arguments: ServerMode.allCases)
+    func stopAcceptingRefusesNewConnectionsWhileInFlightRequestsFinish(mode: ServerMode) async throws {
         let gate = Gate()
-        let server = try Self.server(gate: gate)
+        let server = try Self.server(gate: gate, mode: mode)
         let port = server.port
         let connection = try await blocking { try TestConnection.sending("GET", "/slow", port: port) }
         await gate.waitForArrivals(1)
@@ -42,10 +43,11 @@ import Glibc
         server.stop()
     }
 
-    @Test func stopCutsOffHandlersThatNeverFinish() async throws {
+    @Test(arguments: ServerMode.allCases)
+    func stopCutsOffHandlersThatNeverFinish(mode: ServerMode) async throws {
         let gate = Gate()
         let sink = Logger.MemorySink()
-        let server = try Self.server(gate: gate, logger: Logger(component: "test", sink: sink))
+        let server = try Self.server(gate: gate, mode: mode, logger: Logger(component: "test", sink: sink))
         let port = server.port
         let connection = try await blocking { try TestConnection.sending("GET", "/slow", port: port) }
         await gate.waitForArrivals(1)

@@ -1,6 +1,7 @@
 import Foundation
 import PushgateHTTP
 import Synchronization
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -200,4 +201,23 @@ final class Recorder<Item: Sendable>: Sendable {
     private let storage = Mutex<[Item]>([])
     func append(_ item: Item) { storage.withLock { $0.append(item) } }
     var items: [Item] { storage.withLock { $0 } }
+}
+
+/// How a test server runs: on libmicrohttpd's own threads, or on an ``EpollEventLoop`` shared
+/// with other servers and clients (as the host runs its API).
+enum ServerMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case ownThreads
+    case sharedLoop
+
+    /// One loop for every shared-loop server of the test process.
+    private static let loop = try! EpollEventLoop()
+
+    /// `configuration` in this mode.
+    func applied(to configuration: HTTPServerConfiguration = HTTPServerConfiguration()) -> HTTPServerConfiguration {
+        var configuration = configuration
+        if self == .sharedLoop { configuration.eventLoop = Self.loop }
+        return configuration
+    }
+
+    var testDescription: String { rawValue }
 }

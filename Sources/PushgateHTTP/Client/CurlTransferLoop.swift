@@ -5,16 +5,17 @@ import Glibc
 /// Runs an ``HTTP1Client``'s requests on one libcurl multi handle.
 ///
 /// The caller's thread adds a request and lets libcurl write it at once
-/// (`curl_multi_socket_action`); one loop thread sleeps in epoll(7) over the sockets libcurl
-/// asks to watch, and a timerfd for libcurl's timer, and finishes the answers. So a request
-/// over a kept-alive connection wakes a thread only when its answer arrives, and many answers
-/// can share one wake-up.
+/// (`curl_multi_socket_action`); an ``EpollEventLoop`` — the client's own, or one shared with
+/// an HTTP server — watches the sockets libcurl asks for and a timerfd for libcurl's timer, and
+/// its thread finishes the answers. So a request over a kept-alive connection wakes a thread
+/// only when its answer arrives, and many answers can share one wake-up.
 ///
 /// `@unchecked Sendable`: the multi handle, its easy handles and every stored `var` are used
 /// only with `condition` locked; libcurl's socket and timer callbacks run inside calls made
 /// with it locked. Continuations are resumed after unlocking.
 final class CurlTransferLoop: @unchecked Sendable {
     typealias Completion = (Result<HTTPClientReply, HTTPClientError>) -> Void
+    private typealias Finished = [(Completion, Result<HTTPClientReply, HTTPClientError>)]
 
     private struct Transfer {
         let easy: CurlEasyHandle
@@ -24,46 +25,38 @@ final class CurlTransferLoop: @unchecked Sendable {
     private let configuration: HTTP1Client.Configuration
     private let condition = NSCondition()
     private let multi: UnsafeMutableRawPointer
-    private let epoll: Int32
+    private let loop: EpollEventLoop
+    /// Whether `loop` is this client's own, to be closed with it.
+    private let ownsLoop: Bool
     /// Fires at libcurl's timer; re-armed only when the timer moves earlier, so a request
     /// rarely costs a system call for it.
     private let timer: Int32
-    /// Wakes the loop to stop.
-    private let waker: LoopWaker
     /// Running transfers by easy handle address.
     private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
     /// Easy handles between transfers; they share the multi handle's connection cache.
     private var idleHandles: [CurlEasyHandle] = []
-    /// Sockets registered with `epoll`.
-    private var watched: Set<Int32> = []
     /// When libcurl wants `CURL_SOCKET_TIMEOUT` handled (its timer callback), in monotonic ns.
     private var deadline: UInt64?
     /// When `timer` fires next (a firing before `deadline` only wakes the loop to re-arm it).
     private var armed: UInt64?
-    private var started = false
     private var closed = false
     private var released = false
-    private var loopThread: pthread_t?
 
-    init(configuration: HTTP1Client.Configuration) throws(HTTPClientError) {
+    init(configuration: HTTP1Client.Configuration, loop shared: EpollEventLoop?) throws(HTTPClientError) {
         self.configuration = configuration
-        guard let waker = try? LoopWaker() else { throw HTTPClientError("cannot create the HTTP client's wake-up pipe") }
-        let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         let timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         _ = CurlEasyHandle.globalInit
-        guard epoll >= 0, timer >= 0, let multi = curl_multi_init() else {
+        let loop = shared ?? (try? EpollEventLoop())
+        guard timer >= 0, let loop, let multi = curl_multi_init() else {
             let reason = Socket.errnoText(errno)
-            for descriptor in [epoll, timer] where descriptor >= 0 { Glibc.close(descriptor) }
+            if timer >= 0 { Glibc.close(timer) }
+            if shared == nil { loop?.close() }
             throw HTTPClientError("cannot set up the HTTP client's event loop: \(reason)")
         }
-        self.waker = waker
-        self.epoll = epoll
         self.timer = timer
         self.multi = multi
-        for descriptor in [waker.readDescriptor, timer] {
-            var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: descriptor))
-            _ = epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
-        }
+        self.loop = loop
+        ownsLoop = shared == nil
         let context = Unmanaged.passUnretained(self).toOpaque()
         let limit = max(1, configuration.maxConnections)
         _ = pushgate_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
@@ -79,13 +72,11 @@ final class CurlTransferLoop: @unchecked Sendable {
         // Requests beyond the cap wait inside libcurl for a free connection.
         _ = pushgate_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limit)
         _ = pushgate_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limit)
+        // The loop holds this object through the handler until `close()` unwatches it.
+        loop.watch(timer, events: EPOLLIN.rawValue) { [self] _ in timerFired() }
     }
 
-    deinit {
-        releaseCurl()
-        Glibc.close(epoll)
-        Glibc.close(timer)
-    }
+    deinit { Glibc.close(timer) }
 
     /// Starts a POST; `completion` runs once, on whichever thread finishes it.
     func submit(url: String, headers: [String], body: [UInt8], completion: @escaping Completion) {
@@ -114,84 +105,76 @@ final class CurlTransferLoop: @unchecked Sendable {
         // Writes the request now on this thread (the timer libcurl just set is due).
         let finished = runDueTimer()
         armTimer()
-        let startThread = !started
-        started = true
         condition.unlock()
-        if startThread { Thread { [self] in run() }.start() }
         complete(finished)
     }
 
     /// Refuses new requests and lets submitted ones finish; unless called on the loop thread,
-    /// returns once the loop has released every libcurl handle.
+    /// returns once every libcurl handle is released.
     func close() {
         condition.lock()
         closed = true
-        guard started else {
+        if transfers.isEmpty {
             releaseCurl()
-            condition.unlock()
-            return
+        } else if !loop.isCurrent {
+            while !released { condition.wait() }
         }
+        let done = released
         condition.unlock()
-        waker.wake()
-        condition.lock()
-        if let loopThread, pthread_equal(loopThread, pthread_self()) != 0 {
-            condition.unlock()
-            return
-        }
-        while !released { condition.wait() }
-        condition.unlock()
+        // Otherwise the last transfer's handler finishes the job on the loop thread.
+        if done, ownsLoop { loop.close() }
     }
 
     // MARK: Loop thread
 
-    private func run() {
-        Thread.current.name = "pushgate-http1"
-        var events = [epoll_event](repeating: epoll_event(), count: 64)
-        condition.lock()
-        loopThread = pthread_self()
-        while !(closed && transfers.isEmpty) {
-            armTimer()
-            condition.unlock()
-            let count = epoll_wait(epoll, &events, Int32(events.count), -1)
-            condition.lock()
-            for event in events.prefix(max(0, Int(count))) {
-                if event.data.fd == waker.readDescriptor {
-                    waker.drain()
-                    continue
-                }
-                if event.data.fd == timer {
-                    var expirations: UInt64 = 0
-                    _ = Glibc.read(timer, &expirations, 8)
-                    armed = nil
-                    continue
-                }
-                var flags: Int32 = 0
-                if event.events & EPOLLIN.rawValue != 0 { flags |= CURL_CSELECT_IN }
-                if event.events & EPOLLOUT.rawValue != 0 { flags |= CURL_CSELECT_OUT }
-                if event.events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { flags |= CURL_CSELECT_ERR }
-                var running: Int32 = 0
-                _ = curl_multi_socket_action(multi, event.data.fd, flags, &running)
-            }
-            let finished = runDueTimer()
-            condition.unlock()
-            complete(finished)
-            condition.lock()
+    private func socketReady(_ socket: Int32, _ events: UInt32) {
+        var flags: Int32 = 0
+        if events & EPOLLIN.rawValue != 0 { flags |= CURL_CSELECT_IN }
+        if events & EPOLLOUT.rawValue != 0 { flags |= CURL_CSELECT_OUT }
+        if events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { flags |= CURL_CSELECT_ERR }
+        drive { multi in
+            var running: Int32 = 0
+            _ = curl_multi_socket_action(multi, socket, flags, &running)
         }
-        releaseCurl()
-        condition.broadcast()
+    }
+
+    private func timerFired() {
+        var expirations: UInt64 = 0
+        _ = Glibc.read(timer, &expirations, 8)
+        drive { _ in armed = nil }
+    }
+
+    /// Runs `step` and what it made due, then finishes transfers and, once closed and idle,
+    /// releases libcurl.
+    private func drive(_ step: (UnsafeMutableRawPointer) -> Void) {
+        condition.lock()
+        guard !released else {
+            condition.unlock()
+            return
+        }
+        step(multi)
+        let finished = runDueTimer()
+        armTimer()
+        let releasedNow = closed && transfers.isEmpty
+        if releasedNow {
+            releaseCurl()
+            condition.broadcast()
+        }
         condition.unlock()
+        complete(finished)
+        if releasedNow, ownsLoop { loop.close() }
     }
 
     // MARK: With `condition` locked
 
     /// Handles libcurl's timer while it is due, then collects finished transfers.
-    private func runDueTimer() -> [(Completion, Result<HTTPClientReply, HTTPClientError>)] {
+    private func runDueTimer() -> Finished {
         var running: Int32 = 0
         while let due = deadline, due <= Self.now() {
             deadline = nil
             _ = curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running)
         }
-        var finished: [(Completion, Result<HTTPClientReply, HTTPClientError>)] = []
+        var finished: Finished = []
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
@@ -210,16 +193,11 @@ final class CurlTransferLoop: @unchecked Sendable {
 
     /// libcurl's socket callback: what to watch on `socket`.
     private func watch(_ socket: Int32, _ what: Int32) {
-        if what == CURL_POLL_REMOVE {
-            if watched.remove(socket) != nil { _ = epoll_ctl(epoll, EPOLL_CTL_DEL, socket, nil) }
-            return
-        }
+        if what == CURL_POLL_REMOVE { return loop.unwatch(socket) }
         var mask: UInt32 = 0
         if what & CURL_POLL_IN != 0 { mask |= EPOLLIN.rawValue }
         if what & CURL_POLL_OUT != 0 { mask |= EPOLLOUT.rawValue }
-        var event = epoll_event(events: mask, data: epoll_data_t(fd: socket))
-        let operation = watched.insert(socket).inserted ? EPOLL_CTL_ADD : EPOLL_CTL_MOD
-        _ = epoll_ctl(epoll, operation, socket, &event)
+        loop.watch(socket, events: mask) { [self] events in socketReady(socket, events) }
     }
 
     /// libcurl's timer callback: -1 removes the timer.
@@ -236,17 +214,18 @@ final class CurlTransferLoop: @unchecked Sendable {
         _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &setting, nil)
     }
 
-    /// Frees the easy handles and the multi handle (once, with no transfer running).
+    /// Frees the easy handles and the multi handle (with no transfer running) and leaves the loop.
     private func releaseCurl() {
         guard !released else { return }
         released = true
         idleHandles.removeAll()
         _ = curl_multi_cleanup(multi)
+        loop.unwatch(timer)
     }
 
     // MARK: Helpers
 
-    private func complete(_ finished: [(Completion, Result<HTTPClientReply, HTTPClientError>)]) {
+    private func complete(_ finished: Finished) {
         for (completion, result) in finished { completion(result) }
     }
 

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Requests share one libcurl multi handle and up to `maxConnections` kept-alive connections
 /// (``CurlTransferLoop``): the caller's thread writes a request, one loop thread reads the
-/// answers, and async callers wait without blocking the cooperative pool.
+/// answers — the client's own, or an ``EpollEventLoop`` shared with an HTTP server — and async
+/// callers wait without blocking the cooperative pool.
 public final class HTTP1Client: Sendable {
     /// Options of every request this client makes.
     public struct Configuration: Sendable {
@@ -23,9 +24,10 @@ public final class HTTP1Client: Sendable {
     public let configuration: Configuration
     private let loop: Result<CurlTransferLoop, HTTPClientError>
 
-    public init(configuration: Configuration = Configuration()) {
+    /// `eventLoop`: where answers are read; by default a loop thread of the client's own.
+    public init(configuration: Configuration = Configuration(), eventLoop: EpollEventLoop? = nil) {
         self.configuration = configuration
-        loop = Result { () throws(HTTPClientError) in try CurlTransferLoop(configuration: configuration) }
+        loop = Result { () throws(HTTPClientError) in try CurlTransferLoop(configuration: configuration, loop: eventLoop) }
     }
 
     deinit { shutdown() }

@@ -5,8 +5,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// An HTTP/1.1 server on GNU libmicrohttpd: epoll threads, keep-alive, connection caps,
-/// timeouts, a streamed body cap, and async route handlers that never block a server thread.
+/// An HTTP/1.1 server on GNU libmicrohttpd: epoll threads (or a shared ``EpollEventLoop``),
+/// keep-alive, connection caps, timeouts, a streamed body cap, and async route handlers that
+/// never block a server thread.
 ///
 /// Starts listening in `init`. Shut down with ``stopAccepting()``, then
 /// ``waitForInFlight(timeout:)``, then ``stop()`` (also run by `deinit`).
@@ -23,6 +24,8 @@ public final class HTTPServer: Sendable {
     private struct DaemonState {
         var daemon: OpaquePointer?
         var quiesced = false
+        /// Set when the daemon runs on a shared event loop instead of its own threads.
+        var driver: DaemonDriver?
     }
 
     /// The bound port (the real one when the configuration asked for 0).
@@ -44,8 +47,17 @@ public final class HTTPServer: Sendable {
         guard let address = SocketAddress(ipLiteral: configuration.host, port: configuration.port) else {
             throw HTTPServerError.invalidHost(configuration.host)
         }
-        let core = ServerCore(configuration: configuration, router: router, preBody: preBody, onResponse: onResponse)
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var driver: DaemonDriver?
+        var resumed: (@Sendable () -> Void)?
+        if let loop = configuration.eventLoop {
+            let loopDriver = try DaemonDriver(loop: loop)
+            driver = loopDriver
+            resumed = { loopDriver.wake() }
+        }
+        let core = ServerCore(configuration: configuration, router: router, preBody: preBody, onResponse: onResponse,
+                              resumed: resumed)
+        var flags = MHD_ALLOW_SUSPEND_RESUME.rawValue
+        flags |= configuration.eventLoop == nil ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_EPOLL.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // The daemon holds one reference to the core until `stop()` has stopped it.
         let context = Unmanaged.passRetained(core).toOpaque()
@@ -56,7 +68,7 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
             ]
-            if configuration.threadPoolSize > 1 {
+            if configuration.threadPoolSize > 1, configuration.eventLoop == nil {
                 options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil))
             }
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
@@ -69,10 +81,19 @@ public final class HTTPServer: Sendable {
             Unmanaged<ServerCore>.fromOpaque(context).release()
             throw HTTPServerError.startFailed(errno: started.1, message: String(cString: strerror(started.1)))
         }
+        if let driver {
+            do {
+                try driver.attach(daemon)
+            } catch {
+                MHD_stop_daemon(daemon)
+                Unmanaged<ServerCore>.fromOpaque(context).release()
+                throw error
+            }
+        }
         self.core = core
         self.host = configuration.host
         self.port = pg_mhd_bind_port(daemon)
-        self.daemon = Mutex(DaemonState(daemon: daemon))
+        self.daemon = Mutex(DaemonState(daemon: daemon, driver: driver))
         self.sweeper = Task.detached { await core.sweepDeadlines() }
     }
 
@@ -88,9 +109,14 @@ public final class HTTPServer: Sendable {
             guard let daemon = state.daemon, !state.quiesced else { return }
             state.quiesced = true
             core.markQuiescing()
-            // After quiescing, the listening socket is ours to close.
-            let listener = MHD_quiesce_daemon(daemon)
-            if listener >= 0 { close(listener) }
+            // After quiescing, the listening socket is ours to close. A daemon on an event loop
+            // is quiesced there, never while it runs.
+            let address = UInt(bitPattern: daemon)
+            let quiesce: @Sendable () -> Void = {
+                let listener = MHD_quiesce_daemon(OpaquePointer(bitPattern: address))
+                if listener >= 0 { close(listener) }
+            }
+            if let driver = state.driver { driver.onLoop(quiesce) } else { quiesce() }
         }
     }
 
@@ -103,7 +129,7 @@ public final class HTTPServer: Sendable {
     /// results dropped), every connection is closed and the threads are joined. Idempotent.
     /// Never call it from a route handler or hook: it joins the threads they may run on.
     public func stop() {
-        guard let daemon = daemon.withLock({ state in state.daemon.take() }) else { return }
+        guard let (daemon, driver) = daemon.withLock({ state in state.daemon.take().map { ($0, state.driver.take()) } }) else { return }
         sweeper.cancel()
         let cut = core.abandonHandlers()
         if cut > 0 {
@@ -111,6 +137,8 @@ public final class HTTPServer: Sendable {
                 "stopped with handlers still running; call waitForInFlight before stop to let them finish",
                 ["handlers": "\(cut)"])
         }
+        // The loop must be done with the daemon before it is stopped.
+        driver?.detach()
         MHD_stop_daemon(daemon)
         Unmanaged.passUnretained(core).release()
     }

@@ -21,6 +21,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: UInt16
     /// Threads that each run an epoll loop over their share of the connections.
     public var threadPoolSize: Int
+    /// When set, the server has no thread of its own: it runs on this loop (``threadPoolSize``
+    /// is not used), e.g. beside the ``HTTP1Client`` its handlers wait on.
+    public var eventLoop: EpollEventLoop?
     /// A connection silent this long is closed (whole seconds, at least 1).
     public var idleTimeout: Duration
     /// A request's headers and body must arrive within this time of the connection becoming ready

@@ -24,13 +24,17 @@ final class ServerCore: Sendable {
     let router: Router
     let preBody: HTTPServer.PreBodyHook?
     let onResponse: HTTPServer.ResponseObserver?
+    /// Called after a connection was resumed, for a daemon without threads of its own, whose
+    /// loop must then run it.
+    private let resumed: (@Sendable () -> Void)?
     let inFlight = InFlightTracker()
     private let connections = ConnectionRegistry()
     private let stopping = Atomic<Bool>(false)
     private let quiescing = Atomic<Bool>(false)
 
     init(configuration: HTTPServerConfiguration, router: Router,
-         preBody: HTTPServer.PreBodyHook?, onResponse: HTTPServer.ResponseObserver?) {
+         preBody: HTTPServer.PreBodyHook?, onResponse: HTTPServer.ResponseObserver?, resumed: (@Sendable () -> Void)? = nil) {
+        self.resumed = resumed
         self.configuration = configuration
         self.router = router
         self.preBody = preBody
@@ -200,7 +204,10 @@ final class ServerCore: Sendable {
             slot.response = response
             return slot.suspended
         }
-        if resume { MHD_resume_connection(state.connection) }
+        if resume {
+            MHD_resume_connection(state.connection)
+            resumed?()
+        }
     }
 
     private func queue(_ response: HTTPResponse, route: String?, on connection: OpaquePointer) -> MHD_Result {

@@ -16,9 +16,10 @@ public final class HostAPI: Sendable {
     public init(service: HostService, host: String, port: UInt16, logger: Logger) throws {
         self.logger = logger.named("api")
         let auth = BearerAuth(accessToken: Array(service.settings.accessToken.utf8))
-        let configuration = HTTPServerConfiguration(host: host, port: port, threadPoolSize: 1, maxBodyBytes: Self.maxBodyBytes,
+        var configuration = HTTPServerConfiguration(host: host, port: port, maxBodyBytes: Self.maxBodyBytes,
                                                     payloadTooLargeResponse: APIResponse.payloadTooLarge,
                                                     defaultHeaders: ["cache-control": "no-store"], logger: logger.named("http"))
+        configuration.eventLoop = service.eventLoop
         server = try HTTPServer(configuration: configuration, router: Self.router(service, logger: logger.named("api")),
                                 preBody: { auth.check($0) })
     }

@@ -22,7 +22,9 @@ public final class SignedRelayClient: Sendable {
     /// Whether `baseURL` parses with a host; checked once, as the endpoints only append a path.
     private let baseURLIsValid: Bool
 
-    public init(baseURL: String, key: P256PrivateKey, clock: any WallClock = SystemClock(), timeoutSeconds: Double = 15) {
+    /// `eventLoop`: where the relay's answers are read (see ``HTTP1Client``); by default a loop of the client's own.
+    public init(baseURL: String, key: P256PrivateKey, clock: any WallClock = SystemClock(), timeoutSeconds: Double = 15,
+                eventLoop: EpollEventLoop? = nil) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         if base.hasSuffix("/v1/push/send") { base.removeLast("/v1/push/send".count) }
@@ -33,7 +35,7 @@ public final class SignedRelayClient: Sendable {
         var configuration = HTTP1Client.Configuration()
         configuration.timeoutMs = Int(timeoutSeconds * 1000)
         configuration.maxConnections = 16
-        http = HTTP1Client(configuration: configuration)
+        http = HTTP1Client(configuration: configuration, eventLoop: eventLoop)
     }
 
     public func registerToken(_ token: String) async throws -> RelayReply {

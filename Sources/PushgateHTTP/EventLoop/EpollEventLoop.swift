@@ -1,0 +1,141 @@
+import CCurl
+import Foundation
+import Glibc
+
+/// One thread sleeping in epoll(7) over the descriptors of several owners — an HTTP server run
+/// without threads of its own and an ``HTTP1Client`` — so that a request which arrives on the
+/// server, waits for the client's answer and goes back out is handled by one thread, never
+/// handed between threads.
+///
+/// Handlers run on the loop thread, one at a time, without any lock of the loop held, so they
+/// may watch and unwatch descriptors and submit jobs. Descriptors are level-triggered.
+///
+/// `@unchecked Sendable`: `handlers`, `jobs` and the flags are used only with `condition` locked.
+public final class EpollEventLoop: @unchecked Sendable {
+    /// Called with the ready events (`EPOLLIN`, `EPOLLOUT`, `EPOLLERR`, `EPOLLHUP` bits).
+    public typealias Handler = @Sendable (UInt32) -> Void
+
+    private let epoll: Int32
+    private let waker: LoopWaker
+    private let condition = NSCondition()
+    private var handlers: [Int32: Handler] = [:]
+    private var jobs: [@Sendable () -> Void] = []
+    private var loopThread: pthread_t?
+    private var closed = false
+    private var exited = false
+
+    public init() throws {
+        waker = try LoopWaker()
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw HTTPServerError.startFailed(errno: errno, message: "epoll_create1 failed") }
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: waker.readDescriptor))
+        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, waker.readDescriptor, &event)
+        Thread { [self] in run() }.start()
+    }
+
+    deinit { Glibc.close(epoll) }
+
+    /// Whether the caller runs on the loop thread.
+    public var isCurrent: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
+    /// Watches `descriptor` for `events` with `handler` (replacing an earlier watch of it).
+    @discardableResult
+    public func watch(_ descriptor: Int32, events: UInt32, _ handler: @escaping Handler) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let known = handlers.updateValue(handler, forKey: descriptor) != nil
+        var event = epoll_event(events: events, data: epoll_data_t(fd: descriptor))
+        if epoll_ctl(epoll, known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, descriptor, &event) == 0 { return true }
+        // A descriptor closed while watched left the epoll set on its own; its number may be back.
+        if known, errno == ENOENT, epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) == 0 { return true }
+        handlers.removeValue(forKey: descriptor)
+        return false
+    }
+
+    /// Stops watching `descriptor`.
+    public func unwatch(_ descriptor: Int32) {
+        condition.lock()
+        defer { condition.unlock() }
+        if handlers.removeValue(forKey: descriptor) != nil { _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, nil) }
+    }
+
+    /// Runs `job` on the loop thread soon (after the handlers of the current wake-up).
+    public func execute(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        guard !exited else {
+            // No loop thread any more, so no handler can run at the same time.
+            condition.unlock()
+            return job()
+        }
+        jobs.append(job)
+        let onLoop = loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        condition.unlock()
+        if !onLoop { waker.wake() }
+    }
+
+    /// Runs `job` on the loop thread and returns once it ran (at once when called there).
+    public func executeAndWait(_ job: @escaping @Sendable () -> Void) {
+        if isCurrent { return job() }
+        let done = DispatchSemaphore(value: 0)
+        execute {
+            job()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// Ends the loop thread once the jobs queued so far ran; returns when it has ended (at once
+    /// when called on it). Descriptors still watched are no longer served.
+    public func close() {
+        condition.lock()
+        closed = true
+        let onLoop = loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        condition.unlock()
+        guard !onLoop else { return }
+        waker.wake()
+        condition.lock()
+        while !exited { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        Thread.current.name = "pushgate-loop"
+        condition.lock()
+        loopThread = pthread_self()
+        condition.unlock()
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        while true {
+            let count = epoll_wait(epoll, &events, Int32(events.count), -1)
+            for event in events.prefix(max(0, Int(count))) {
+                let descriptor = event.data.fd
+                if descriptor == waker.readDescriptor {
+                    waker.drain()
+                    continue
+                }
+                condition.lock()
+                let handler = handlers[descriptor]
+                condition.unlock()
+                handler?(event.events)
+            }
+            condition.lock()
+            let due = jobs
+            jobs.removeAll()
+            let stop = closed
+            condition.unlock()
+            for job in due { job() }
+            if stop { break }
+        }
+        condition.lock()
+        handlers.removeAll()
+        exited = true
+        let late = jobs
+        jobs.removeAll()
+        condition.broadcast()
+        condition.unlock()
+        for job in late { job() }
+    }
+}

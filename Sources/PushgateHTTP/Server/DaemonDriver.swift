@@ -1,0 +1,86 @@
+import CCurl
+import CMicroHTTPD
+import Glibc
+
+/// Runs a libmicrohttpd daemon that has no thread of its own (`MHD_USE_EPOLL` without an
+/// internal thread) on an ``EpollEventLoop``: the daemon's epoll descriptor is watched, and a
+/// timerfd fires at the daemon's own deadline (idle connections). Such a daemon has no
+/// inter-thread channel: whoever resumes a connection calls ``wake()`` so the loop runs it.
+///
+/// `@unchecked Sendable`: `daemon` is set once by ``attach(_:)`` before the loop can see this
+/// driver; `armed` and `detached` are used only on the loop thread.
+final class DaemonDriver: @unchecked Sendable {
+    /// The most `MHD_run` calls in a row while the daemon still has ready connections; then the
+    /// loop's other descriptors get their turn first.
+    private static let runsPerTurn = 8
+
+    private var daemon: OpaquePointer?
+    private let loop: EpollEventLoop
+    private var epollDescriptor: Int32 = -1
+    private let timer: Int32
+    /// When `timer` fires next; re-armed only when the daemon's deadline moves earlier.
+    private var armed: UInt64?
+    private var detached = false
+
+    init(loop: EpollEventLoop) throws(HTTPServerError) {
+        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard timer >= 0 else { throw .startFailed(errno: errno, message: "cannot create the server's timer") }
+        self.loop = loop
+    }
+
+    /// Starts driving `daemon` (started with `MHD_USE_EPOLL` and no thread).
+    func attach(_ daemon: OpaquePointer) throws(HTTPServerError) {
+        epollDescriptor = pg_mhd_epoll_fd(daemon)
+        guard epollDescriptor >= 0 else { throw .startFailed(errno: EINVAL, message: "the daemon has no epoll descriptor") }
+        self.daemon = daemon
+        // The loop holds this driver through the handlers until `detach()`.
+        loop.watch(epollDescriptor, events: EPOLLIN.rawValue) { [self] _ in run() }
+        loop.watch(timer, events: EPOLLIN.rawValue) { [self] _ in
+            var expirations: UInt64 = 0
+            _ = Glibc.read(timer, &expirations, 8)
+            armed = nil
+            run()
+        }
+        loop.execute { [self] in run() }
+    }
+
+    deinit { Glibc.close(timer) }
+
+    /// Makes the loop run the daemon soon: after a connection was resumed (any thread).
+    func wake() { loop.execute { [self] in run() } }
+
+    /// Runs `job` where the daemon runs, and returns once it ran.
+    func onLoop(_ job: @escaping @Sendable () -> Void) { loop.executeAndWait(job) }
+
+    /// Stops driving the daemon: once this returns it is never run again, so it may be stopped.
+    func detach() {
+        loop.executeAndWait { [self] in
+            detached = true
+            loop.unwatch(epollDescriptor)
+            loop.unwatch(timer)
+        }
+    }
+
+    /// Lets the daemon work, then arms the timer for its next deadline.
+    private func run() {
+        guard !detached, let daemon else { return }
+        for _ in 0..<Self.runsPerTurn {
+            _ = MHD_run(daemon)
+            var timeout: UInt64 = 0
+            guard MHD_get_timeout(daemon, &timeout) == .YES else { return }
+            if timeout > 0 { return arm(milliseconds: timeout) }
+        }
+        loop.execute { [self] in run() }
+    }
+
+    private func arm(milliseconds: UInt64) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let deadline = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec) + min(milliseconds, 86_400_000) * 1_000_000
+        guard armed.map({ deadline < $0 }) ?? true else { return }
+        armed = deadline
+        var setting = itimerspec(it_interval: timespec(),
+                                 it_value: timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000)))
+        _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &setting, nil)
+    }
+}

@@ -1,0 +1,54 @@
+import PushgateHTTP
+import Testing
+
+/// An HTTP server and an ``HTTP1Client`` on one ``EpollEventLoop``, as the host runs its API and
+/// its relay client: a request that waits for the client's answer is handled by the loop thread
+/// from arrival to answer.
+@Suite struct SharedEventLoopTests {
+    @Test func aRequestWaitingOnTheClientIsFinishedByTheLoopThread() async throws {
+        let loop = try EpollEventLoop()
+        var upstreamRouter = Router()
+        upstreamRouter.post("/upper") { request in
+            HTTPResponse(status: 200, body: Array(String(decoding: request.body, as: UTF8.self).uppercased().utf8))
+        }
+        let upstream = try HTTPServer(router: upstreamRouter)
+        let client = HTTP1Client(eventLoop: loop)
+        let target = "http://127.0.0.1:\(upstream.port)/upper"
+        var router = Router()
+        router.add("POST", "/relay", RouteHandler(resumesInline: true) { request in
+            let startedOnLoop = loop.isCurrent
+            do {
+                let reply = try await client.post(target, body: request.body)
+                let finishedOnLoop = loop.isCurrent
+                return HTTPResponse(status: reply.status, body: reply.body + Array(" \(startedOnLoop) \(finishedOnLoop)".utf8))
+            } catch {
+                return HTTPResponse(status: 502)
+            }
+        })
+        var configuration = HTTPServerConfiguration()
+        configuration.eventLoop = loop
+        let server = try HTTPServer(configuration: configuration, router: router)
+        let port = server.port
+        let answers = try await blocking {
+            let connection = try TestConnection(port: port)
+            return try ["a", "b", "c"].map { word in
+                try connection.send("POST /relay HTTP/1.1\r\nhost: x\r\ncontent-length: 1\r\n\r\n\(word)")
+                return try connection.readResponse().text
+            }
+        }
+        #expect(answers == ["A true true", "B true true", "C true true"])
+        server.stop()
+        client.shutdown()
+        loop.close()
+        upstream.stop()
+    }
+
+    @Test func jobsRunOnTheLoopThreadAndAClosedLoopRunsThemInPlace() async throws {
+        let loop = try EpollEventLoop()
+        let onLoop = Recorder<Bool>()
+        loop.executeAndWait { onLoop.append(loop.isCurrent) }
+        loop.close()
+        loop.executeAndWait { onLoop.append(loop.isCurrent) }
+        #expect(onLoop.items == [true, false])
+    }
+}
