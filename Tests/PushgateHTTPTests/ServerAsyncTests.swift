@@ -29,7 +29,9 @@ import Testing
         }
         #expect(fast.text == "fast")
         #expect(slowPending == [false, false], "slow handlers must not have answered yet")
-        #expect(server.inFlightCount == 2)
+        // The fast request leaves the count when libmicrohttpd reports it complete; on a shared
+        // loop that can come just after the client read its answer.
+        #expect((2...3).contains(server.inFlightCount))
         await gate.open()
         let answers = try await blocking { try slow.map { try $0.readResponse().text } }
         #expect(answers == ["slow a", "slow b"])
