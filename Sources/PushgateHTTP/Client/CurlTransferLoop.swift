@@ -28,28 +28,24 @@ final class CurlTransferLoop: @unchecked Sendable {
     private let loop: EpollEventLoop
     /// Whether `loop` is this client's own, to be closed with it.
     private let ownsLoop: Bool
-    /// Fires at libcurl's timer; re-armed only when the timer moves earlier, so a request
-    /// rarely costs a system call for it.
-    private let timer: Int32
+    /// Fires at libcurl's timer; a request rarely costs a system call for it.
+    private let timer: EarliestDeadlineTimer
     /// Running transfers by easy handle address.
     private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
     /// Easy handles between transfers; they share the multi handle's connection cache.
     private var idleHandles: [CurlEasyHandle] = []
     /// When libcurl wants `CURL_SOCKET_TIMEOUT` handled (its timer callback), in monotonic ns.
     private var deadline: UInt64?
-    /// When `timer` fires next (a firing before `deadline` only wakes the loop to re-arm it).
-    private var armed: UInt64?
     private var closed = false
     private var released = false
 
     init(configuration: HTTP1Client.Configuration, loop shared: EpollEventLoop?) throws(HTTPClientError) {
         self.configuration = configuration
-        let timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        let timer = try? EarliestDeadlineTimer()
         _ = CurlEasyHandle.globalInit
         let loop = shared ?? (try? EpollEventLoop())
-        guard timer >= 0, let loop, let multi = curl_multi_init() else {
+        guard let timer, let loop, let multi = curl_multi_init() else {
             let reason = Socket.errnoText(errno)
-            if timer >= 0 { Glibc.close(timer) }
             if shared == nil { loop?.close() }
             throw HTTPClientError("cannot set up the HTTP client's event loop: \(reason)")
         }
@@ -73,10 +69,8 @@ final class CurlTransferLoop: @unchecked Sendable {
         _ = pushgate_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limit)
         _ = pushgate_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limit)
         // The loop holds this object through the handler until `close()` unwatches it.
-        loop.watch(timer, events: EPOLLIN.rawValue) { [self] _ in timerFired() }
+        loop.watch(timer.descriptor, events: EPOLLIN.rawValue) { [self] _ in drive { _ in self.timer.fired() } }
     }
-
-    deinit { Glibc.close(timer) }
 
     /// Starts a POST; `completion` runs once, on whichever thread finishes it.
     func submit(url: String, headers: [String], body: [UInt8], completion: @escaping Completion) {
@@ -138,12 +132,6 @@ final class CurlTransferLoop: @unchecked Sendable {
         }
     }
 
-    private func timerFired() {
-        var expirations: UInt64 = 0
-        _ = Glibc.read(timer, &expirations, 8)
-        drive { _ in armed = nil }
-    }
-
     /// Runs `step` and what it made due, then finishes transfers and, once closed and idle,
     /// releases libcurl.
     private func drive(_ step: (UnsafeMutableRawPointer) -> Void) {
@@ -170,7 +158,7 @@ final class CurlTransferLoop: @unchecked Sendable {
     /// Handles libcurl's timer while it is due, then collects finished transfers.
     private func runDueTimer() -> Finished {
         var running: Int32 = 0
-        while let due = deadline, due <= Self.now() {
+        while let due = deadline, due <= EarliestDeadlineTimer.now() {
             deadline = nil
             _ = curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running)
         }
@@ -202,16 +190,12 @@ final class CurlTransferLoop: @unchecked Sendable {
 
     /// libcurl's timer callback: -1 removes the timer.
     private func setTimer(_ timeoutMs: Int) {
-        deadline = timeoutMs < 0 ? nil : Self.now() + UInt64(timeoutMs) * 1_000_000
+        deadline = timeoutMs < 0 ? nil : EarliestDeadlineTimer.now() + UInt64(timeoutMs) * 1_000_000
     }
 
-    /// Makes `timer` fire by `deadline`; a later `deadline` keeps the earlier firing.
+    /// Makes `timer` fire by libcurl's deadline.
     private func armTimer() {
-        guard let deadline, armed.map({ deadline < $0 }) ?? true else { return }
-        armed = deadline
-        var setting = itimerspec(it_interval: timespec(),
-                                 it_value: timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000)))
-        _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &setting, nil)
+        if let deadline { timer.arm(by: deadline) }
     }
 
     /// Frees the easy handles and the multi handle (with no transfer running) and leaves the loop.
@@ -220,7 +204,7 @@ final class CurlTransferLoop: @unchecked Sendable {
         released = true
         idleHandles.removeAll()
         _ = curl_multi_cleanup(multi)
-        loop.unwatch(timer)
+        loop.unwatch(timer.descriptor)
     }
 
     // MARK: Helpers
@@ -229,10 +213,4 @@ final class CurlTransferLoop: @unchecked Sendable {
         for (completion, result) in finished { completion(result) }
     }
 
-    /// CLOCK_MONOTONIC in ns, the timerfd's clock; never 0 (an all-zero timerfd setting disarms it).
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return max(1, UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec))
-    }
 }

@@ -8,7 +8,7 @@ import Glibc
 /// inter-thread channel: whoever resumes a connection calls ``wake()`` so the loop runs it.
 ///
 /// `@unchecked Sendable`: `daemon` is set once by ``attach(_:)`` before the loop can see this
-/// driver; `armed` and `detached` are used only on the loop thread.
+/// driver; `timer` and `detached` are used only on the loop thread.
 final class DaemonDriver: @unchecked Sendable {
     /// The most `MHD_run` calls in a row while the daemon still has ready connections; then the
     /// loop's other descriptors get their turn first.
@@ -17,14 +17,12 @@ final class DaemonDriver: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private let loop: EpollEventLoop
     private var epollDescriptor: Int32 = -1
-    private let timer: Int32
-    /// When `timer` fires next; re-armed only when the daemon's deadline moves earlier.
-    private var armed: UInt64?
+    /// Fires at the daemon's next deadline.
+    private let timer: EarliestDeadlineTimer
     private var detached = false
 
     init(loop: EpollEventLoop) throws(HTTPServerError) {
-        timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard timer >= 0 else { throw .startFailed(errno: errno, message: "cannot create the server's timer") }
+        timer = try EarliestDeadlineTimer()
         self.loop = loop
     }
 
@@ -35,16 +33,12 @@ final class DaemonDriver: @unchecked Sendable {
         self.daemon = daemon
         // The loop holds this driver through the handlers until `detach()`.
         loop.watch(epollDescriptor, events: EPOLLIN.rawValue) { [self] _ in run() }
-        loop.watch(timer, events: EPOLLIN.rawValue) { [self] _ in
-            var expirations: UInt64 = 0
-            _ = Glibc.read(timer, &expirations, 8)
-            armed = nil
+        loop.watch(timer.descriptor, events: EPOLLIN.rawValue) { [self] _ in
+            timer.fired()
             run()
         }
         loop.execute { [self] in run() }
     }
-
-    deinit { Glibc.close(timer) }
 
     /// Makes the loop run the daemon soon: after a connection was resumed (any thread).
     func wake() { loop.execute { [self] in run() } }
@@ -57,7 +51,7 @@ final class DaemonDriver: @unchecked Sendable {
         loop.executeAndWait { [self] in
             detached = true
             loop.unwatch(epollDescriptor)
-            loop.unwatch(timer)
+            loop.unwatch(timer.descriptor)
         }
     }
 
@@ -74,13 +68,6 @@ final class DaemonDriver: @unchecked Sendable {
     }
 
     private func arm(milliseconds: UInt64) {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let deadline = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec) + min(milliseconds, 86_400_000) * 1_000_000
-        guard armed.map({ deadline < $0 }) ?? true else { return }
-        armed = deadline
-        var setting = itimerspec(it_interval: timespec(),
-                                 it_value: timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000)))
-        _ = timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME), &setting, nil)
+        timer.arm(by: EarliestDeadlineTimer.now() + min(milliseconds, 86_400_000) * 1_000_000)
     }
 }
