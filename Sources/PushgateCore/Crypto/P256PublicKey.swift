@@ -76,7 +76,7 @@ public final class P256PublicKey: Sendable {
         guard signature.count == 2 * P256Curve.fieldSize else { return false }
         let digest = SHA256.hash(message)
         if let table = table.load() { return table.verify(signature: signature, digest: digest) }
-        if verifications.add(1, ordering: .relaxed).newValue == budget.threshold {
+        if budget.maxTables > 0, verifications.add(1, ordering: .relaxed).newValue == budget.threshold {
             budget.queue.async { self.prepareTable() }
         }
         guard let der = ECDSASignatureDER.encode(p1363: signature) else { return false }
