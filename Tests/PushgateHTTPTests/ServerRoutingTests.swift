@@ -177,7 +177,7 @@ import Glibc
 
     @Test func refusesHostNamesBadSettingsAndBusyPorts() throws {
         #expect(throws: HTTPServerError.self) { try HTTPServer(configuration: HTTPServerConfiguration(host: "localhost"), router: Router()) }
-        #expect(throws: HTTPServerError.self) { try HTTPServer(configuration: HTTPServerConfiguration(threadPoolSize: 0), router: Router()) }
+        #expect(throws: HTTPServerError.self) { try HTTPServer(configuration: HTTPServerConfiguration(connectionLimit: 0), router: Router()) }
         #expect(throws: HTTPServerError.self) { try HTTPServer(configuration: HTTPServerConfiguration(idleTimeout: .zero), router: Router()) }
         let first = try HTTPServer(router: Router())
         do {

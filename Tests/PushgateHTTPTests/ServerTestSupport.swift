@@ -203,10 +203,10 @@ final class Recorder<Item: Sendable>: Sendable {
     var items: [Item] { storage.withLock { $0 } }
 }
 
-/// How a test server runs: on libmicrohttpd's own threads, or on an ``EpollEventLoop`` shared
-/// with other servers and clients (as the host runs its API).
+/// How a test server runs: on an ``EpollEventLoop`` of its own (as the relay runs), or on one
+/// shared with other servers and clients (as the host runs its API).
 enum ServerMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case ownThreads
+    case ownLoop
     case sharedLoop
 
     /// One loop for every shared-loop server of the test process.

@@ -1,3 +1,4 @@
+import Dispatch
 import PushgateHTTP
 import Testing
 
@@ -50,5 +51,15 @@ import Testing
         loop.close()
         loop.executeAndWait { onLoop.append(loop.isCurrent) }
         #expect(onLoop.items == [true, false])
+    }
+
+    @Test func aJobQueuedByAJobRunsWithoutAnotherWakeUp() throws {
+        let loop = try EpollEventLoop()
+        defer { loop.close() }
+        let ran = DispatchSemaphore(value: 0)
+        // The inner job is queued on the loop thread, which wakes nobody; before the loop polled
+        // for queued jobs it waited for an unrelated event (here: none, so for ever).
+        loop.execute { loop.execute { ran.signal() } }
+        #expect(ran.wait(timeout: .now() + .seconds(30)) == .success, "the inner job never ran")
     }
 }

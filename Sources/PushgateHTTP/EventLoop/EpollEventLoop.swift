@@ -109,7 +109,11 @@ public final class EpollEventLoop: @unchecked Sendable {
         condition.unlock()
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
-            let count = epoll_wait(epoll, &events, Int32(events.count), -1)
+            // A job queued on the loop thread (by a job) wakes nobody: then only poll.
+            condition.lock()
+            let queued = !jobs.isEmpty
+            condition.unlock()
+            let count = epoll_wait(epoll, &events, Int32(events.count), queued ? 0 : -1)
             for event in events.prefix(max(0, Int(count))) {
                 let descriptor = event.data.fd
                 if descriptor == waker.readDescriptor {

@@ -24,8 +24,10 @@ public final class HTTPServer: Sendable {
     private struct DaemonState {
         var daemon: OpaquePointer?
         var quiesced = false
-        /// Set when the daemon runs on a shared event loop instead of its own threads.
+        /// Runs the daemon on an event loop (the configured one, or `ownLoop`).
         var driver: DaemonDriver?
+        /// The loop this server made when none was configured; closed by `stop()`.
+        var ownLoop: EpollEventLoop?
     }
 
     /// The bound port (the real one when the configuration asked for 0).
@@ -47,17 +49,29 @@ public final class HTTPServer: Sendable {
         guard let address = SocketAddress(ipLiteral: configuration.host, port: configuration.port) else {
             throw HTTPServerError.invalidHost(configuration.host)
         }
-        var driver: DaemonDriver?
-        var resumed: (@Sendable () -> Void)?
-        if let loop = configuration.eventLoop {
-            let loopDriver = try DaemonDriver(loop: loop)
-            driver = loopDriver
-            resumed = { loopDriver.wake() }
+        // The daemon never gets a thread of its own: libmicrohttpd 0.9.75's internal epoll
+        // threads can sleep in epoll_wait with a batch of ready connections unread
+        // (docs/http-server.md); driven by MHD_run its epoll_wait never blocks.
+        let loop: EpollEventLoop
+        let ownLoop: EpollEventLoop?
+        if let shared = configuration.eventLoop {
+            (loop, ownLoop) = (shared, nil)
+        } else {
+            loop = try EpollEventLoop()
+            ownLoop = loop
         }
+        let driver: DaemonDriver
+        do {
+            driver = try DaemonDriver(loop: loop)
+        } catch {
+            ownLoop?.close()
+            throw error
+        }
+        let resumed: (@Sendable () -> Void)? = { driver.wake() }
         let core = ServerCore(configuration: configuration, router: router, preBody: preBody, onResponse: onResponse,
                               resumed: resumed)
         var flags = MHD_ALLOW_SUSPEND_RESUME.rawValue
-        flags |= configuration.eventLoop == nil ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_EPOLL.rawValue
+        flags |= MHD_USE_EPOLL.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // The daemon holds one reference to the core until `stop()` has stopped it.
         let context = Unmanaged.passRetained(core).toOpaque()
@@ -68,9 +82,6 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
             ]
-            if configuration.threadPoolSize > 1, configuration.eventLoop == nil {
-                options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil))
-            }
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeBufferPointer { options in
                 (pg_mhd_start_daemon(flags, DaemonCallbacks.access, context, DaemonCallbacks.requestCompleted,
@@ -79,21 +90,21 @@ public final class HTTPServer: Sendable {
         }
         guard let daemon = started.0 else {
             Unmanaged<ServerCore>.fromOpaque(context).release()
+            ownLoop?.close()
             throw HTTPServerError.startFailed(errno: started.1, message: String(cString: strerror(started.1)))
         }
-        if let driver {
-            do {
-                try driver.attach(daemon)
-            } catch {
-                MHD_stop_daemon(daemon)
-                Unmanaged<ServerCore>.fromOpaque(context).release()
-                throw error
-            }
+        do {
+            try driver.attach(daemon)
+        } catch {
+            MHD_stop_daemon(daemon)
+            Unmanaged<ServerCore>.fromOpaque(context).release()
+            ownLoop?.close()
+            throw error
         }
         self.core = core
         self.host = configuration.host
         self.port = pg_mhd_bind_port(daemon)
-        self.daemon = Mutex(DaemonState(daemon: daemon, driver: driver))
+        self.daemon = Mutex(DaemonState(daemon: daemon, driver: driver, ownLoop: ownLoop))
         self.sweeper = Task.detached { await core.sweepDeadlines() }
     }
 
@@ -126,10 +137,13 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops the server: handlers still running are cut off (their connections closed, their
-    /// results dropped), every connection is closed and the threads are joined. Idempotent.
+    /// results dropped), every connection is closed and the server's own loop thread, if any,
+    /// has ended. Idempotent.
     /// Never call it from a route handler or hook: it joins the threads they may run on.
     public func stop() {
-        guard let (daemon, driver) = daemon.withLock({ state in state.daemon.take().map { ($0, state.driver.take()) } }) else { return }
+        guard let (daemon, driver, ownLoop) = daemon.withLock({ state in
+            state.daemon.take().map { ($0, state.driver.take(), state.ownLoop.take()) }
+        }) else { return }
         sweeper.cancel()
         let cut = core.abandonHandlers()
         if cut > 0 {
@@ -140,6 +154,7 @@ public final class HTTPServer: Sendable {
         // The loop must be done with the daemon before it is stopped.
         driver?.detach()
         MHD_stop_daemon(daemon)
+        ownLoop?.close()
         Unmanaged.passUnretained(core).release()
     }
 }

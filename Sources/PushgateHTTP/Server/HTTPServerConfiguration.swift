@@ -12,24 +12,23 @@ public struct HTTPBodyLimit: Sendable {
     }
 }
 
-/// Settings of an ``HTTPServer``: where it listens, how many threads and connections, timeouts and body cap.
+/// Settings of an ``HTTPServer``: where it listens, which loop runs it, connections, timeouts and body cap.
 public struct HTTPServerConfiguration: Sendable {
     /// The IPv4 or IPv6 literal to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `::`); host names are refused.
     /// An IPv6 address accepts IPv6 only (`IPV6_V6ONLY`).
     public var host: String
     /// The port to bind; 0 picks a free one (read it back from ``HTTPServer/port``).
     public var port: UInt16
-    /// Threads that each run an epoll loop over their share of the connections.
-    public var threadPoolSize: Int
-    /// When set, the server has no thread of its own: it runs on this loop (``threadPoolSize``
-    /// is not used), e.g. beside the ``HTTP1Client`` its handlers wait on.
+    /// The loop the server's epoll work runs on, e.g. shared with the ``HTTP1Client`` its
+    /// handlers wait on; when `nil` the server makes one of its own. Handlers run on the
+    /// cooperative thread pool (or inline, see ``RouteHandler``), not on this loop.
     public var eventLoop: EpollEventLoop?
     /// A connection silent this long is closed (whole seconds, at least 1).
     public var idleTimeout: Duration
     /// A request's headers and body must arrive within this time of the connection becoming ready
     /// for it, however steadily a slow client trickles bytes.
     public var requestTimeout: Duration
-    /// The most open connections; split evenly across the pool threads, each closing its excess at once.
+    /// The most open connections; the excess is closed at once.
     public var connectionLimit: Int
     /// The most open connections from one peer IP; 0 means no per-IP limit.
     public var perIPConnectionLimit: Int
@@ -48,7 +47,6 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1",
         port: UInt16 = 0,
-        threadPoolSize: Int = 2,
         idleTimeout: Duration = .seconds(10),
         requestTimeout: Duration = .seconds(10),
         connectionLimit: Int = 1024,
@@ -60,7 +58,6 @@ public struct HTTPServerConfiguration: Sendable {
     ) {
         self.host = host
         self.port = port
-        self.threadPoolSize = threadPoolSize
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
         self.connectionLimit = connectionLimit
@@ -76,10 +73,9 @@ public struct HTTPServerConfiguration: Sendable {
         func require(_ ok: Bool, _ setting: String, _ rule: String) throws {
             if !ok { throw HTTPServerError.invalidSetting(setting, rule) }
         }
-        try require((1...64).contains(threadPoolSize), "threadPoolSize", "between 1 and 64")
         try require(idleTimeout >= .seconds(1), "idleTimeout", "at least 1 s")
         try require(requestTimeout >= .milliseconds(100), "requestTimeout", "at least 100 ms")
-        try require(connectionLimit >= threadPoolSize, "connectionLimit", "at least threadPoolSize")
+        try require(connectionLimit >= 1, "connectionLimit", "at least 1")
         try require(perIPConnectionLimit >= 0, "perIPConnectionLimit", "0 or more")
         try require(maxBodyBytes >= 0, "maxBodyBytes", "0 or more")
         try require(routeBodyLimits.values.allSatisfy { $0.maxBytes >= 0 }, "routeBodyLimits", "0 or more bytes each")
