@@ -67,9 +67,8 @@ public final class HTTPServer: Sendable {
             ownLoop?.close()
             throw error
         }
-        let resumed: (@Sendable () -> Void)? = { driver.wake() }
         let core = ServerCore(configuration: configuration, router: router, preBody: preBody, onResponse: onResponse,
-                              resumed: resumed)
+                              resumed: { driver.wake() })
         var flags = MHD_ALLOW_SUSPEND_RESUME.rawValue
         flags |= MHD_USE_EPOLL.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }

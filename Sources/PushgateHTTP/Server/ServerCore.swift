@@ -24,16 +24,16 @@ final class ServerCore: Sendable {
     let router: Router
     let preBody: HTTPServer.PreBodyHook?
     let onResponse: HTTPServer.ResponseObserver?
-    /// Called after a connection was resumed, for a daemon without threads of its own, whose
+    /// Called after a connection was resumed: the daemon has no threads of its own, so its
     /// loop must then run it.
-    private let resumed: (@Sendable () -> Void)?
+    private let resumed: @Sendable () -> Void
     let inFlight = InFlightTracker()
     private let connections = ConnectionRegistry()
     private let stopping = Atomic<Bool>(false)
     private let quiescing = Atomic<Bool>(false)
 
     init(configuration: HTTPServerConfiguration, router: Router,
-         preBody: HTTPServer.PreBodyHook?, onResponse: HTTPServer.ResponseObserver?, resumed: (@Sendable () -> Void)? = nil) {
+         preBody: HTTPServer.PreBodyHook?, onResponse: HTTPServer.ResponseObserver?, resumed: @escaping @Sendable () -> Void) {
         self.resumed = resumed
         self.configuration = configuration
         self.router = router
@@ -206,7 +206,7 @@ final class ServerCore: Sendable {
         }
         if resume {
             MHD_resume_connection(state.connection)
-            resumed?()
+            resumed()
         }
     }
 
