@@ -9,26 +9,31 @@ import PushgateCore
         return (try P256PublicKey(jwk: jwk), try #require(file["cases"]?.arrayValue))
     }
 
+    /// On the general path and with the key's own precomputed table (P256TableBudget).
     @Test func validVectorSignaturesVerifyAndInvalidOnesAreRejected() throws {
-        let (signer, cases) = try Self.signedMessages()
+        let (plain, cases) = try Self.signedMessages()
+        let tabled = try P256PublicKey(x: plain.x, y: plain.y, tables: P256TableBudget(maxTables: 1, threshold: 1_000))
+        #expect(tabled.prepareTable())
         #expect(cases.count == 8)
-        for entry in cases {
-            let message = Array(try #require(entry["message"]?.stringValue).utf8)
-            let valid = try #require(entry["valid"]?.arrayValue).compactMap(\.stringValue)
-            #expect(valid.count == 2)
-            for text in valid {
-                #expect(signer.verify(signature: try P1363Signature.decode(base64url: text), message: message))
-            }
-            let invalid = try #require(entry["invalid"])
-            for encoding in ["der_encoded", "padded", "standard_base64"] {
-                let text = try #require(invalid[encoding]?.stringValue)
-                #expect(throws: EncodingFormatError.self, "\(encoding)") { try P1363Signature.decode(base64url: text) }
-            }
-            let otherKey = try P1363Signature.decode(base64url: try #require(invalid["other_key"]?.stringValue))
-            #expect(!signer.verify(signature: otherKey, message: message))
-            let tampered = Array(try #require(invalid["tampered_message"]?.stringValue).utf8)
-            for text in valid {
-                #expect(!signer.verify(signature: try P1363Signature.decode(base64url: text), message: tampered))
+        for signer in [plain, tabled] {
+            for entry in cases {
+                let message = Array(try #require(entry["message"]?.stringValue).utf8)
+                let valid = try #require(entry["valid"]?.arrayValue).compactMap(\.stringValue)
+                #expect(valid.count == 2)
+                for text in valid {
+                    #expect(signer.verify(signature: try P1363Signature.decode(base64url: text), message: message))
+                }
+                let invalid = try #require(entry["invalid"])
+                for encoding in ["der_encoded", "padded", "standard_base64"] {
+                    let text = try #require(invalid[encoding]?.stringValue)
+                    #expect(throws: EncodingFormatError.self, "\(encoding)") { try P1363Signature.decode(base64url: text) }
+                }
+                let otherKey = try P1363Signature.decode(base64url: try #require(invalid["other_key"]?.stringValue))
+                #expect(!signer.verify(signature: otherKey, message: message))
+                let tampered = Array(try #require(invalid["tampered_message"]?.stringValue).utf8)
+                for text in valid {
+                    #expect(!signer.verify(signature: try P1363Signature.decode(base64url: text), message: tampered))
+                }
             }
         }
     }
