@@ -34,7 +34,7 @@ public final class HostService: Sendable {
         self.logger = logger
         self.webFallback = webFallback
         for diagnostic in settings.diagnostics { logger.warning(diagnostic) }
-        store = try HostStore(path: settings.databasePath, clock: scheduler.clock)
+        store = try HostStore(path: settings.databasePath, clock: scheduler.clock, scheduler: scheduler)
         let eventLoop = try EpollEventLoop()
         self.eventLoop = eventLoop
         var relay: RelayTransport?
@@ -192,10 +192,16 @@ public final class HostService: Sendable {
         ]))
     }
 
-    /// Stops the Live Activity engine and the APNs client (direct mode).
+    /// Stops the Live Activity engine and the APNs client (direct mode), and writes the badge
+    /// tags still waiting for their write.
     public func shutdown() async {
         await liveActivities.stop()
         await waitForScheduledDispatches()
+        do {
+            try await store.writeBadgeTags()
+        } catch {
+            logger.error("the badge set could not be written; a restart shows a smaller badge", ["error": "\(error)"])
+        }
         await hapi.shutdown()
         await apnsClient?.shutdown()
     }

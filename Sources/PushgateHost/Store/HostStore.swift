@@ -8,7 +8,8 @@ import Synchronization
 /// store is idle (``CallerRunsExecutor``): the statements are short and seldom fsync.
 ///
 /// - Important: host.md §8 — WAL, busy timeout, numbered migrations; §4 — the badge set is
-///   persisted so a restart keeps the count.
+///   persisted so a restart keeps the count (a tag that follows a write within
+///   ``badgeWriteDelayMs`` is written with the others due then; shutdown writes the rest).
 public actor HostStore {
     private let executor: CallerRunsExecutor
     let connection: SQLiteConnection
@@ -19,9 +20,20 @@ public actor HostStore {
     /// Whether any hapi device row exists: kept by this store's writes (only the host API
     /// writes that table), so an event for a host without hapi devices skips the read.
     private nonisolated let hapiDevicesExist: Atomic<Bool>
-    /// The badge set's size, counted once at open: only this store writes `badge_tags`, and
-    /// counting the rows on every event would cost time in proportion to the set.
-    private var badgeSize: Int
+    /// The badge set, read once at open: only this store writes `badge_tags`.
+    private var badge: BadgeSet
+    /// Where a burst of new badge tags waits to share one write; nil: each is written at once.
+    private let scheduler: (any Scheduler)?
+    /// When `badge_tags` was last written (wall clock).
+    private var lastBadgeWriteMs: Int64?
+    /// The scheduled write of the unwritten tags, while one is due.
+    private var badgeWrite: (any ScheduledJob)?
+    /// The task a scheduled write runs in, once its time came.
+    private nonisolated let badgeWriteTask = Mutex<Task<Void, Never>?>(nil)
+    /// The iOS alert tokens as last read, and when: this store's writes drop the copy, and one
+    /// older than ``alertTokenCacheMs`` is read again, so tokens another process stores (the
+    /// import command) are seen within that time.
+    private var iosTokens: (readAtMs: Int64, tokens: [AlertToken])?
     /// The relay registration cache's rows, read once on first use: only this store writes
     /// `relay_registrations`, so an event looks its tokens up without a statement.
     var registrations: Set<Registration>?
@@ -33,8 +45,15 @@ public actor HostStore {
         let kind: String
     }
 
-    /// Opens (creating and migrating) the database at `path`.
-    public init(path: String, clock: any WallClock) throws {
+    /// How long after a write of `badge_tags` a new tag waits, so that a burst of events shares
+    /// one commit; a tag that comes later is written at once. See docs/host.md, "Store".
+    public static let badgeWriteDelayMs: Int64 = 50
+    /// How long the iOS alert tokens are answered from memory.
+    public static let alertTokenCacheMs: Int64 = 1000
+
+    /// Opens (creating and migrating) the database at `path`; with a `scheduler`, badge tags
+    /// that follow a write within ``badgeWriteDelayMs`` are written together when it is up.
+    public init(path: String, clock: any WallClock, scheduler: (any Scheduler)? = nil) throws {
         executor = CallerRunsExecutor(label: "pushgate.host.store")
         try DatabaseDirectory.prepare(for: path)
         // Per-event bookkeeping (badge tags, registration cache) needs no fsync of its own; a
@@ -45,11 +64,15 @@ public actor HostStore {
             try statement.step() && statement.int64(at: 0) == 1
         }
         hapiDevicesExist = Atomic(devices)
-        badgeSize = try connection.withStatement("SELECT count(*) FROM badge_tags") { statement in
-            try statement.step() ? Int(statement.int64(at: 0)) : 0
+        let tags = try connection.withStatement("SELECT tag FROM badge_tags") { statement in
+            var tags: Set<String> = []
+            while try statement.step() { tags.insert(statement.string(at: 0) ?? "") }
+            return tags
         }
+        badge = BadgeSet(tags: tags)
         self.connection = connection
         self.clock = clock
+        self.scheduler = scheduler
     }
 
     /// False only when the store holds no hapi device (read without waiting for the store).
@@ -63,6 +86,7 @@ public actor HostStore {
     /// Stores a token or refreshes its locale, environment, client and last-seen time.
     public func upsertAlertToken(_ token: AlertToken) throws {
         let now = clock.nowMilliseconds
+        iosTokens = nil
         try connection.durably { try upsert(token, now: now) }
     }
 
@@ -95,6 +119,7 @@ public actor HostStore {
             }
         }
         registrations = registrations?.filter { $0.token != token }
+        iosTokens = nil
         return known
     }
 
@@ -118,43 +143,92 @@ public actor HostStore {
 
     /// Adds `tag` to the badge set and returns the set's size.
     public func addBadgeTag(_ tag: String) throws -> Int {
-        if try insertBadgeTag(tag) { badgeSize += 1 }
-        return badgeSize
+        try addToBadge(tag)
+        return badge.count
     }
 
-    /// The start of an alert round in one store call and one transaction: the iOS alert tokens,
-    /// and the badge after adding `tag` — added only when there is a tag (a transport) and a
-    /// token to push to.
+    /// The start of an alert round: the iOS alert tokens, and the badge after adding `tag` —
+    /// added only when there is a tag (a transport) and a token to push to.
     public func beginAlertRound(tag: String?) throws -> (tokens: [AlertToken], badge: Int) {
-        guard let tag else { return (try iosAlertTokens(), badgeSize) }
-        let (tokens, added) = try connection.transaction(.immediate) {
-            let tokens = try iosAlertTokens()
-            return (tokens, try !tokens.isEmpty && insertBadgeTag(tag))
-        }
-        if added { badgeSize += 1 }
-        return (tokens, badgeSize)
+        let tokens = try iosAlertTokens()
+        if let tag, !tokens.isEmpty { try addToBadge(tag) }
+        return (tokens, badge.count)
     }
 
-    private func iosAlertTokens() throws -> [AlertToken] { try alertTokens().filter { $0.platform == "ios" } }
+    private func iosAlertTokens() throws -> [AlertToken] {
+        let now = clock.nowMilliseconds
+        if let cached = iosTokens, now >= cached.readAtMs, now - cached.readAtMs < Self.alertTokenCacheMs { return cached.tokens }
+        let tokens = try alertTokens().filter { $0.platform == "ios" }
+        iosTokens = (now, tokens)
+        return tokens
+    }
 
-    /// Whether `tag` was new to the badge set; the caller counts it once its write commits.
-    private func insertBadgeTag(_ tag: String) throws -> Bool {
-        try connection.withStatement("INSERT OR IGNORE INTO badge_tags (tag, added_at) VALUES (?, ?)") { statement in
-            try statement.bind(tag, at: 1)
-            try statement.bind(clock.nowMilliseconds, at: 2)
-            try statement.step()
+    /// Writes a new tag at once when the last write is older than ``badgeWriteDelayMs`` (or the
+    /// clock went back), else schedules one write for every tag added until then.
+    private func addToBadge(_ tag: String) throws {
+        let now = clock.nowMilliseconds
+        guard badge.insert(tag, atMs: now) else { return }
+        guard let scheduler, let last = lastBadgeWriteMs, now >= last, now - last < Self.badgeWriteDelayMs else {
+            return try writeUnwrittenTags()
         }
-        return connection.changes > 0
+        if badgeWrite == nil { scheduleBadgeWrite(scheduler, afterMs: last + Self.badgeWriteDelayMs - now) }
+    }
+
+    private func scheduleBadgeWrite(_ scheduler: any Scheduler, afterMs delayMs: Int64) {
+        badgeWrite = scheduler.schedule(afterMs: delayMs) { [weak self] in
+            guard let self else { return }
+            badgeWriteTask.withLock { $0 = Task { await self.runScheduledBadgeWrite() } }
+        }
+    }
+
+    /// A failed scheduled write keeps its tags and is tried again after the delay.
+    private func runScheduledBadgeWrite() {
+        badgeWrite = nil
+        do {
+            try writeUnwrittenTags()
+        } catch {
+            if let scheduler, badgeWrite == nil { scheduleBadgeWrite(scheduler, afterMs: Self.badgeWriteDelayMs) }
+        }
+    }
+
+    /// The task of the scheduled badge write that last came due (for tests to wait on).
+    nonisolated var scheduledBadgeWrite: Task<Void, Never>? { badgeWriteTask.withLock { $0 } }
+
+    /// Writes every badge tag not yet in `badge_tags` (at shutdown).
+    public func writeBadgeTags() throws { try writeUnwrittenTags() }
+
+    private func writeUnwrittenTags() throws {
+        badgeWrite?.cancel()
+        badgeWrite = nil
+        let unwritten = badge.takeUnwritten()
+        guard !unwritten.isEmpty else { return }
+        do {
+            try connection.transaction(.immediate) {
+                for entry in unwritten {
+                    try connection.withStatement("INSERT OR IGNORE INTO badge_tags (tag, added_at) VALUES (?, ?)") { statement in
+                        try statement.bind(entry.tag, at: 1)
+                        try statement.bind(entry.addedAtMs, at: 2)
+                        try statement.step()
+                    }
+                }
+            }
+            lastBadgeWriteMs = clock.nowMilliseconds
+        } catch {
+            badge.restore(unwritten)
+            throw error
+        }
     }
 
     /// Empties the badge set.
     public func clearBadge() throws {
         try connection.execute("DELETE FROM badge_tags")
-        badgeSize = 0
+        badge.removeAll()
+        badgeWrite?.cancel()
+        badgeWrite = nil
     }
 
     /// The badge set's size.
-    public func badgeCount() throws -> Int { badgeSize }
+    public func badgeCount() throws -> Int { badge.count }
 
     // MARK: Live Activity data (imported; used by the Live Activity engine)
 
@@ -212,7 +286,7 @@ public actor HostStore {
 
     /// Counts for `GET /api/status`.
     public func counts() throws -> (alertTokens: Int, liveActivityTokens: Int, badge: Int) {
-        (try count("alert_tokens"), try count("live_activity_tokens"), badgeSize)
+        (try count("alert_tokens"), try count("live_activity_tokens"), badge.count)
     }
 
     // MARK: Helpers

@@ -1,0 +1,109 @@
+import Foundation
+import PushgateCore
+@testable import PushgateHost
+import PushgateStore
+import Testing
+
+/// What the store answers from memory: the badge set, whose new tags are written at once or,
+/// in a burst, together once ``HostStore/badgeWriteDelayMs`` has passed since the last write
+/// (host.md §4, docs/host.md "Store"); and the iOS alert tokens, read again after this store's
+/// writes at once and after another process's within ``HostStore/alertTokenCacheMs``.
+@Suite struct StoreWriteBehindTests {
+    private let home = TemporaryHome()
+    private let path: String
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        path = home.path + "/host.sqlite"
+    }
+
+    /// The tags in `badge_tags`, read by a connection of its own as a restarted host would.
+    private func writtenTags() throws -> Set<String> {
+        try SQLiteConnection(path: path).withStatement("SELECT tag FROM badge_tags") { statement in
+            var tags: Set<String> = []
+            while try statement.step() { tags.insert(statement.string(at: 0) ?? "") }
+            return tags
+        }
+    }
+
+    @Test func aBurstOfTagsSharesOneScheduledWrite() async throws {
+        let scheduler = ManualScheduler()
+        let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler)
+        #expect(try await store.addBadgeTag("ready-s1") == 1)
+        #expect(try writtenTags() == ["ready-s1"])
+        scheduler.advance(byMs: 10)
+        #expect(try await store.addBadgeTag("ready-s2") == 2)
+        #expect(try await store.addBadgeTag("question-s3") == 3)
+        #expect(try await store.addBadgeTag("ready-s2") == 3)
+        #expect(try writtenTags() == ["ready-s1"])
+        #expect(scheduler.pendingCount == 1)
+
+        scheduler.advance(byMs: 39)
+        #expect(store.scheduledBadgeWrite == nil)
+        scheduler.advance(byMs: 1)
+        await store.scheduledBadgeWrite?.value
+        #expect(try writtenTags() == ["ready-s1", "ready-s2", "question-s3"])
+
+        // Quiet again: the next tag is written at once, the one after it waits for shutdown.
+        scheduler.advance(byMs: 50)
+        #expect(try await store.addBadgeTag("ready-s4") == 4)
+        #expect(try writtenTags().count == 4)
+        #expect(try await store.addBadgeTag("ready-s5") == 5)
+        #expect(try writtenTags().count == 4)
+        try await store.writeBadgeTags()
+        #expect(try writtenTags().count == 5)
+        #expect(scheduler.pendingCount == 0)
+        #expect(try await HostStore(path: path, clock: scheduler.clock).badgeCount() == 5)
+    }
+
+    @Test func clearingTheBadgeDropsTagsNotYetWritten() async throws {
+        let scheduler = ManualScheduler()
+        let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler)
+        _ = try await store.addBadgeTag("ready-s1")
+        _ = try await store.addBadgeTag("ready-s2")
+        try await store.clearBadge()
+        scheduler.advance(byMs: 100)
+        await store.scheduledBadgeWrite?.value
+        #expect(try writtenTags().isEmpty)
+        #expect(try await store.badgeCount() == 0)
+        // The last write was long ago: the next tag is written at once.
+        #expect(try await store.addBadgeTag("ready-s3") == 1)
+        #expect(try writtenTags() == ["ready-s3"])
+    }
+
+    @Test func aClockThatWentBackWritesAtOnce() async throws {
+        let clock = ManualClock()
+        let scheduler = ManualScheduler(clock: clock)
+        clock.set(milliseconds: 10_000)
+        let store = try HostStore(path: path, clock: clock, scheduler: scheduler)
+        _ = try await store.addBadgeTag("ready-s1")
+        clock.set(milliseconds: 5_000)
+        _ = try await store.addBadgeTag("ready-s2")
+        #expect(try writtenTags() == ["ready-s1", "ready-s2"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func alertTokensFollowThisStoreAtOnceAndAnotherProcessWithinTheCacheTime() async throws {
+        let scheduler = ManualScheduler()
+        let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler)
+        #expect(try await store.beginAlertRound(tag: "ready-s1").tokens.isEmpty)
+        try await store.upsertAlertToken(AlertToken(token: "aa", locale: "en"))
+        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["aa"])
+
+        // An import run by another process writes through a store of its own.
+        let importer = try HostStore(path: path, clock: scheduler.clock)
+        scheduler.advance(byMs: 1)
+        try await importer.upsertAlertToken(AlertToken(token: "bb", locale: "ja"))
+        scheduler.advance(byMs: HostStore.alertTokenCacheMs - 2)
+        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["aa"])
+        scheduler.advance(byMs: 1)
+        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["aa", "bb"])
+
+        #expect(try await store.deleteAlertToken("aa"))
+        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["bb"])
+        // An Android token (hapi) is stored but is no alert push target.
+        try await store.upsertAlertToken(AlertToken(token: "cc", platform: "android"))
+        let round = try await store.beginAlertRound(tag: "ready-s2")
+        #expect(round.tokens.map(\.token) == ["bb"] && round.badge == 1)
+    }
+}
