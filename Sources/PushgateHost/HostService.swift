@@ -123,7 +123,8 @@ public final class HostService: Sendable {
     /// One dispatch: the encrypted devices (Android, then iOS), the content-free alert tokens,
     /// then the web fallback gated on whether any native send went out (hapi-path.md §6, §10).
     private func deliver(_ event: HostEvent) async -> DispatchResult {
-        let payload = HapiComposer.payload(for: event)
+        // Composed only for a channel that may use it.
+        let payload = hapi.fanout.mayDeliver || webFallback != nil ? HapiComposer.payload(for: event) : nil
         var tally = HapiTally()
         if let payload {
             do {

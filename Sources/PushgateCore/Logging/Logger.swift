@@ -71,10 +71,24 @@ public struct Logger: Sendable {
         Logger(component: component, minimumLevel: minimumLevel, sink: sink)
     }
 
-    public func debug(_ message: String, _ metadata: KeyValuePairs<String, String> = [:]) { log(.debug, message, metadata) }
-    public func info(_ message: String, _ metadata: KeyValuePairs<String, String> = [:]) { log(.info, message, metadata) }
-    public func warning(_ message: String, _ metadata: KeyValuePairs<String, String> = [:]) { log(.warning, message, metadata) }
-    public func error(_ message: String, _ metadata: KeyValuePairs<String, String> = [:]) { log(.error, message, metadata) }
+    // The message and metadata are built only when the level is enabled: a per-request
+    // `info` line under `PUSHGATE_LOG_LEVEL=warning` then costs one comparison.
+    public func debug(_ message: @autoclosure () -> String, _ metadata: @autoclosure () -> KeyValuePairs<String, String> = [:]) {
+        logIfEnabled(.debug, message, metadata)
+    }
+    public func info(_ message: @autoclosure () -> String, _ metadata: @autoclosure () -> KeyValuePairs<String, String> = [:]) {
+        logIfEnabled(.info, message, metadata)
+    }
+    public func warning(_ message: @autoclosure () -> String, _ metadata: @autoclosure () -> KeyValuePairs<String, String> = [:]) {
+        logIfEnabled(.warning, message, metadata)
+    }
+    public func error(_ message: @autoclosure () -> String, _ metadata: @autoclosure () -> KeyValuePairs<String, String> = [:]) {
+        logIfEnabled(.error, message, metadata)
+    }
+
+    private func logIfEnabled(_ level: Level, _ message: () -> String, _ metadata: () -> KeyValuePairs<String, String>) {
+        if level >= minimumLevel { log(level, message(), metadata()) }
+    }
 
     /// Writes one record if `level` is enabled: `level=… component=… msg="…" key=value …`.
     public func log(_ level: Level, _ message: String, _ metadata: KeyValuePairs<String, String>) {

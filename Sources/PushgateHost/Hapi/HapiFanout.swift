@@ -60,9 +60,12 @@ final class HapiFanout: Sendable {
         return true
     }
 
+    /// False when ``deliver(_:namespace:)`` would send nothing: no transport, or no device stored.
+    var mayDeliver: Bool { isEnabled && store.mayHaveHapiDevices }
+
     /// Delivers `payload` to the devices of `namespace`; the tally of every device's outcome.
     func deliver(_ payload: HapiPayload, namespace: String) async throws -> HapiTally {
-        guard isEnabled, store.mayHaveHapiDevices else { return HapiTally() }
+        guard mayDeliver else { return HapiTally() }
         let devices = try await store.hapiDevices(namespace: namespace)
         guard !devices.isEmpty else { return HapiTally() }
         let plaintext = HapiPlaintext.choose(for: payload)
