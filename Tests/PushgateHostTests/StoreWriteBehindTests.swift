@@ -83,6 +83,23 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    /// A write that fails keeps its tags in the set and tries again after the delay.
+    @Test func aFailedWriteKeepsItsTagsAndIsTriedAgain() async throws {
+        let scheduler = ManualScheduler()
+        let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler)
+        let other = try SQLiteConnection(path: path)
+        try other.execute("ALTER TABLE badge_tags RENAME TO badge_tags_away")
+        await #expect(throws: SQLiteError.self) { try await store.addBadgeTag("ready-s1") }
+        #expect(try await store.badgeCount() == 1)
+        #expect(scheduler.pendingCount == 1)
+
+        try other.execute("ALTER TABLE badge_tags_away RENAME TO badge_tags")
+        scheduler.advance(byMs: HostStore.badgeWriteDelayMs)
+        await store.scheduledBadgeWrite?.value
+        #expect(try writtenTags() == ["ready-s1"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func alertTokensFollowThisStoreAtOnceAndAnotherProcessWithinTheCacheTime() async throws {
         let scheduler = ManualScheduler()
         let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler)

@@ -181,14 +181,9 @@ public actor HostStore {
         }
     }
 
-    /// A failed scheduled write keeps its tags and is tried again after the delay.
     private func runScheduledBadgeWrite() {
         badgeWrite = nil
-        do {
-            try writeUnwrittenTags()
-        } catch {
-            if let scheduler, badgeWrite == nil { scheduleBadgeWrite(scheduler, afterMs: Self.badgeWriteDelayMs) }
-        }
+        try? writeUnwrittenTags()
     }
 
     /// The task of the scheduled badge write that last came due (for tests to wait on).
@@ -214,7 +209,9 @@ public actor HostStore {
             }
             lastBadgeWriteMs = clock.nowMilliseconds
         } catch {
+            // The tags wait for the next write, which comes after the delay at the latest.
             badge.restore(unwritten)
+            if let scheduler { scheduleBadgeWrite(scheduler, afterMs: Self.badgeWriteDelayMs) }
             throw error
         }
     }
