@@ -34,7 +34,7 @@ public final class HostService: Sendable {
         self.logger = logger
         self.webFallback = webFallback
         for diagnostic in settings.diagnostics { logger.warning(diagnostic) }
-        store = try HostStore(path: settings.databasePath, clock: scheduler.clock, scheduler: scheduler)
+        store = try HostStore(path: settings.databasePath, clock: scheduler.clock, scheduler: scheduler, logger: logger.named("store"))
         let eventLoop = try EpollEventLoop()
         self.eventLoop = eventLoop
         var relay: RelayTransport?
@@ -199,7 +199,7 @@ public final class HostService: Sendable {
         await liveActivities.stop()
         await waitForScheduledDispatches()
         do {
-            try await store.writeBadgeTags()
+            try await store.finishWritingBehind()
         } catch {
             logger.error("the badge set could not be written; a restart shows a smaller badge", ["error": "\(error)"])
         }

@@ -50,10 +50,13 @@ import Testing
         #expect(try writtenTags().count == 4)
         #expect(try await store.addBadgeTag("ready-s5") == 5)
         #expect(try writtenTags().count == 4)
-        try await store.writeBadgeTags()
+        // Shutdown writes what waits; a tag that comes after it is written at once.
+        try await store.finishWritingBehind()
         #expect(try writtenTags().count == 5)
         #expect(scheduler.pendingCount == 0)
-        #expect(try await HostStore(path: path, clock: scheduler.clock).badgeCount() == 5)
+        #expect(try await store.addBadgeTag("ready-s6") == 6)
+        #expect(try writtenTags().count == 6)
+        #expect(try await HostStore(path: path, clock: scheduler.clock).badgeCount() == 6)
     }
 
     @Test func clearingTheBadgeDropsTagsNotYetWritten() async throws {
@@ -61,7 +64,9 @@ import Testing
         let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler)
         _ = try await store.addBadgeTag("ready-s1")
         _ = try await store.addBadgeTag("ready-s2")
+        #expect(scheduler.pendingCount == 1)
         try await store.clearBadge()
+        #expect(scheduler.pendingCount == 0)
         scheduler.advance(byMs: 100)
         await store.scheduledBadgeWrite?.value
         #expect(try writtenTags().isEmpty)
@@ -83,25 +88,46 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
-    /// A write that fails keeps its tags in the set and tries again after the delay.
-    @Test func aFailedWriteKeepsItsTagsAndIsTriedAgain() async throws {
+    /// Writing behind, a failed write keeps its tag counted (the push goes on), is logged once
+    /// however often its retries fail, and is tried again after the delay until it succeeds.
+    @Test func aFailedWriteBehindKeepsItsTagsAndIsTriedAgain() async throws {
         let scheduler = ManualScheduler()
-        let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler)
+        let sink = Logger.MemorySink()
+        let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler,
+                                  logger: Logger(component: "store", sink: sink))
         let other = try SQLiteConnection(path: path)
         try other.execute("ALTER TABLE badge_tags RENAME TO badge_tags_away")
-        await #expect(throws: SQLiteError.self) { try await store.addBadgeTag("ready-s1") }
-        #expect(try await store.badgeCount() == 1)
+        #expect(try await store.addBadgeTag("ready-s1") == 1)
         #expect(scheduler.pendingCount == 1)
+        scheduler.advance(byMs: HostStore.badgeWriteDelayMs)
+        await store.scheduledBadgeWrite?.value
+        #expect(scheduler.pendingCount == 1)
+        #expect(sink.lines.count == 1 && sink.lines[0].hasPrefix("level=error component=store"))
 
         try other.execute("ALTER TABLE badge_tags_away RENAME TO badge_tags")
         scheduler.advance(byMs: HostStore.badgeWriteDelayMs)
         await store.scheduledBadgeWrite?.value
         #expect(try writtenTags() == ["ready-s1"])
         #expect(scheduler.pendingCount == 0)
+        #expect(sink.lines.count == 2 && sink.lines[1].hasPrefix("level=info component=store"))
+    }
+
+    /// Writing through (no scheduler, or after shutdown), a failed write throws and its tag
+    /// does not count, as the event that brought it sends nothing.
+    @Test func aFailedWriteThroughThrowsAndDoesNotCount() async throws {
+        let store = try HostStore(path: path, clock: ManualClock())
+        let other = try SQLiteConnection(path: path)
+        try other.execute("ALTER TABLE badge_tags RENAME TO badge_tags_away")
+        await #expect(throws: SQLiteError.self) { try await store.addBadgeTag("ready-s1") }
+        #expect(try await store.badgeCount() == 0)
+        try other.execute("ALTER TABLE badge_tags_away RENAME TO badge_tags")
+        #expect(try await store.addBadgeTag("ready-s1") == 1)
+        #expect(try writtenTags() == ["ready-s1"])
     }
 
     @Test func alertTokensFollowThisStoreAtOnceAndAnotherProcessWithinTheCacheTime() async throws {
-        let scheduler = ManualScheduler()
+        let clock = ManualClock()
+        let scheduler = ManualScheduler(clock: clock)
         let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler)
         #expect(try await store.beginAlertRound(tag: "ready-s1").tokens.isEmpty)
         try await store.upsertAlertToken(AlertToken(token: "aa", locale: "en"))
@@ -116,11 +142,16 @@ import Testing
         scheduler.advance(byMs: 1)
         #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["aa", "bb"])
 
+        // A clock that went back reads again at once.
+        try await importer.upsertAlertToken(AlertToken(token: "dd", locale: "en"))
+        clock.set(milliseconds: clock.nowMilliseconds - 10)
+        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["aa", "bb", "dd"])
+
         #expect(try await store.deleteAlertToken("aa"))
-        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["bb"])
+        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["bb", "dd"])
         // An Android token (hapi) is stored but is no alert push target.
         try await store.upsertAlertToken(AlertToken(token: "cc", platform: "android"))
         let round = try await store.beginAlertRound(tag: "ready-s2")
-        #expect(round.tokens.map(\.token) == ["bb"] && round.badge == 1)
+        #expect(round.tokens.map(\.token) == ["bb", "dd"] && round.badge == 1)
     }
 }

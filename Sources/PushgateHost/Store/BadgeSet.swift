@@ -32,6 +32,12 @@ struct BadgeSet {
         unwritten = failed.filter { tags.contains($0.tag) } + unwritten
     }
 
+    /// Takes back a tag whose write failed where that failure is not retried.
+    mutating func remove(_ tag: String) {
+        tags.remove(tag)
+        unwritten.removeAll { $0.tag == tag }
+    }
+
     mutating func removeAll() {
         tags.removeAll()
         unwritten.removeAll()

@@ -21,19 +21,25 @@ public actor HostStore {
     /// writes that table), so an event for a host without hapi devices skips the read.
     private nonisolated let hapiDevicesExist: Atomic<Bool>
     /// The badge set, read once at open: only this store writes `badge_tags`.
-    private var badge: BadgeSet
+    var badge: BadgeSet
     /// Where a burst of new badge tags waits to share one write; nil: each is written at once.
-    private let scheduler: (any Scheduler)?
+    let scheduler: (any Scheduler)?
+    /// Whether new badge tags are written behind (a scheduler, and not yet shut down).
+    var writingBehind: Bool
+    /// Where a failed badge write is reported.
+    let logger: Logger?
     /// When `badge_tags` was last written (wall clock).
-    private var lastBadgeWriteMs: Int64?
+    var lastBadgeWriteMs: Int64?
     /// The scheduled write of the unwritten tags, while one is due.
-    private var badgeWrite: (any ScheduledJob)?
+    var badgeWrite: (any ScheduledJob)?
+    /// Whether the last badge write failed (a run of failures is logged once).
+    var badgeWriteFailing = false
     /// The task a scheduled write runs in, once its time came.
-    private nonisolated let badgeWriteTask = Mutex<Task<Void, Never>?>(nil)
+    nonisolated let badgeWriteTask = Mutex<Task<Void, Never>?>(nil)
     /// The iOS alert tokens as last read, and when: this store's writes drop the copy, and one
     /// older than ``alertTokenCacheMs`` is read again, so tokens another process stores (the
     /// import command) are seen within that time.
-    private var iosTokens: (readAtMs: Int64, tokens: [AlertToken])?
+    var iosTokens: (readAtMs: Int64, tokens: [AlertToken])?
     /// The relay registration cache's rows, read once on first use: only this store writes
     /// `relay_registrations`, so an event looks its tokens up without a statement.
     var registrations: Set<Registration>?
@@ -51,9 +57,10 @@ public actor HostStore {
     /// How long the iOS alert tokens are answered from memory.
     public static let alertTokenCacheMs: Int64 = 1000
 
-    /// Opens (creating and migrating) the database at `path`; with a `scheduler`, badge tags
-    /// that follow a write within ``badgeWriteDelayMs`` are written together when it is up.
-    public init(path: String, clock: any WallClock, scheduler: (any Scheduler)? = nil) throws {
+    /// Opens (creating and migrating) the database at `path`. With a `scheduler` badge tags are
+    /// written behind: those that follow a write within ``badgeWriteDelayMs`` are written
+    /// together when it is up, and a failed write is reported to `logger` and tried again.
+    public init(path: String, clock: any WallClock, scheduler: (any Scheduler)? = nil, logger: Logger? = nil) throws {
         executor = CallerRunsExecutor(label: "pushgate.host.store")
         try DatabaseDirectory.prepare(for: path)
         // Per-event bookkeeping (badge tags, registration cache) needs no fsync of its own; a
@@ -73,6 +80,8 @@ public actor HostStore {
         self.connection = connection
         self.clock = clock
         self.scheduler = scheduler
+        writingBehind = scheduler != nil
+        self.logger = logger
     }
 
     /// False only when the store holds no hapi device (read without waiting for the store).
@@ -138,94 +147,6 @@ public actor HostStore {
             return tokens
         }
     }
-
-    // MARK: Badge
-
-    /// Adds `tag` to the badge set and returns the set's size.
-    public func addBadgeTag(_ tag: String) throws -> Int {
-        try addToBadge(tag)
-        return badge.count
-    }
-
-    /// The start of an alert round: the iOS alert tokens, and the badge after adding `tag` —
-    /// added only when there is a tag (a transport) and a token to push to.
-    public func beginAlertRound(tag: String?) throws -> (tokens: [AlertToken], badge: Int) {
-        let tokens = try iosAlertTokens()
-        if let tag, !tokens.isEmpty { try addToBadge(tag) }
-        return (tokens, badge.count)
-    }
-
-    private func iosAlertTokens() throws -> [AlertToken] {
-        let now = clock.nowMilliseconds
-        if let cached = iosTokens, now >= cached.readAtMs, now - cached.readAtMs < Self.alertTokenCacheMs { return cached.tokens }
-        let tokens = try alertTokens().filter { $0.platform == "ios" }
-        iosTokens = (now, tokens)
-        return tokens
-    }
-
-    /// Writes a new tag at once when the last write is older than ``badgeWriteDelayMs`` (or the
-    /// clock went back), else schedules one write for every tag added until then.
-    private func addToBadge(_ tag: String) throws {
-        let now = clock.nowMilliseconds
-        guard badge.insert(tag, atMs: now) else { return }
-        guard let scheduler, let last = lastBadgeWriteMs, now >= last, now - last < Self.badgeWriteDelayMs else {
-            return try writeUnwrittenTags()
-        }
-        if badgeWrite == nil { scheduleBadgeWrite(scheduler, afterMs: last + Self.badgeWriteDelayMs - now) }
-    }
-
-    private func scheduleBadgeWrite(_ scheduler: any Scheduler, afterMs delayMs: Int64) {
-        badgeWrite = scheduler.schedule(afterMs: delayMs) { [weak self] in
-            guard let self else { return }
-            badgeWriteTask.withLock { $0 = Task { await self.runScheduledBadgeWrite() } }
-        }
-    }
-
-    private func runScheduledBadgeWrite() {
-        badgeWrite = nil
-        try? writeUnwrittenTags()
-    }
-
-    /// The task of the scheduled badge write that last came due (for tests to wait on).
-    nonisolated var scheduledBadgeWrite: Task<Void, Never>? { badgeWriteTask.withLock { $0 } }
-
-    /// Writes every badge tag not yet in `badge_tags` (at shutdown).
-    public func writeBadgeTags() throws { try writeUnwrittenTags() }
-
-    private func writeUnwrittenTags() throws {
-        badgeWrite?.cancel()
-        badgeWrite = nil
-        let unwritten = badge.takeUnwritten()
-        guard !unwritten.isEmpty else { return }
-        do {
-            try connection.transaction(.immediate) {
-                for entry in unwritten {
-                    try connection.withStatement("INSERT OR IGNORE INTO badge_tags (tag, added_at) VALUES (?, ?)") { statement in
-                        try statement.bind(entry.tag, at: 1)
-                        try statement.bind(entry.addedAtMs, at: 2)
-                        try statement.step()
-                    }
-                }
-            }
-            lastBadgeWriteMs = clock.nowMilliseconds
-        } catch {
-            // The tags wait for the next write, which comes after the delay at the latest.
-            badge.restore(unwritten)
-            if let scheduler { scheduleBadgeWrite(scheduler, afterMs: Self.badgeWriteDelayMs) }
-            throw error
-        }
-    }
-
-    /// Empties the badge set.
-    public func clearBadge() throws {
-        try connection.execute("DELETE FROM badge_tags")
-        badge.removeAll()
-        badgeWrite?.cancel()
-        badgeWrite = nil
-    }
-
-    /// The badge set's size.
-    public func badgeCount() throws -> Int { badge.count }
 
     // MARK: Live Activity data (imported; used by the Live Activity engine)
 
