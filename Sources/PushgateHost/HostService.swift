@@ -62,7 +62,8 @@ public final class HostService: Sendable {
         }
         self.relay = relay
         self.apnsClient = apnsClient
-        hapi = HapiTransports(settings: settings, store: store, apnsClient: apnsClient, clock: scheduler.clock, logger: logger)
+        hapi = HapiTransports(settings: settings, store: store, apnsClient: apnsClient, eventLoop: eventLoop, clock: scheduler.clock,
+                              logger: logger)
         liveActivities = LiveActivityEngine(store: try LiveActivityStore(path: settings.databasePath), transport: liveActivityTransport,
                                             scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
                                             logger: logger)

@@ -26,14 +26,16 @@ public final class HapiRelayClient: Sendable {
     private let http: HTTP1Client
     private let logger: Logger
 
-    /// `timeoutSeconds` other than the default is for tests only.
-    public init(baseURL: String, timeoutSeconds: Double = HapiRelayClient.timeoutSeconds, logger: Logger) {
+    /// `timeoutSeconds` other than the default is for tests only; `eventLoop`: where the answers
+    /// are read (the host's loop), by default a loop of the client's own.
+    public init(baseURL: String, timeoutSeconds: Double = HapiRelayClient.timeoutSeconds, logger: Logger,
+                eventLoop: EpollEventLoop? = nil) {
         pushURL = Self.pushURL(base: baseURL)
         self.logger = logger.named("hapi-relay")
         var configuration = HTTP1Client.Configuration()
         configuration.timeoutMs = Int(timeoutSeconds * 1000)
         configuration.maxConnections = 16
-        http = HTTP1Client(configuration: configuration)
+        http = HTTP1Client(configuration: configuration, eventLoop: eventLoop)
     }
 
     /// The request URL for a relay base URL (trailing `/` removed; a signed-relay `…/v1/push/send`

@@ -18,14 +18,16 @@ final class HapiTransports: Sendable {
     let androidName: String
     private let fcmClient: FCMClient?
 
-    /// `apnsClient` is the host's direct APNs client (set in `apns` mode).
-    init(settings: HostSettings, store: HostStore, apnsClient: APNsClient?, clock: any WallClock, logger: Logger) {
+    /// `apnsClient` is the host's direct APNs client (set in `apns` mode); the relay client reads
+    /// its answers on `eventLoop`, the host's.
+    init(settings: HostSettings, store: HostStore, apnsClient: APNsClient?, eventLoop: EpollEventLoop, clock: any WallClock,
+         logger: Logger) {
         let modes = HapiModes(settings: settings)
         var offReasons = modes.offReasons
         var relayClient: HapiRelayClient?
         func relay(_ url: String) -> HapiRelayClient {
             if let relayClient { return relayClient }
-            let client = HapiRelayClient(baseURL: url, logger: logger)
+            let client = HapiRelayClient(baseURL: url, logger: logger, eventLoop: eventLoop)
             relayClient = client
             return client
         }
