@@ -30,7 +30,7 @@ extension HostStore {
 
     /// Writes the tags still waiting, and from then on each new tag at once (at shutdown).
     public func finishWritingBehind() throws {
-        writingBehind = false
+        writeBehind = nil
         try writeUnwrittenTags()
     }
 
@@ -52,7 +52,7 @@ extension HostStore {
     private func addToBadge(_ tag: String) throws {
         let now = clock.nowMilliseconds
         guard badge.insert(tag, atMs: now) else { return }
-        guard writingBehind, let scheduler else {
+        guard let scheduler = writeBehind else {
             do {
                 try writeUnwrittenTags()
             } catch {
@@ -76,7 +76,7 @@ extension HostStore {
     }
 
     private func runScheduledBadgeWrite() {
-        if writingBehind, let scheduler { writeOrRetry(scheduler) }
+        if let scheduler = writeBehind { writeOrRetry(scheduler) }
     }
 
     /// A failed write keeps its tags and is tried again after the delay; the first failure of
@@ -91,8 +91,8 @@ extension HostStore {
         } catch {
             if !badgeWriteFailing {
                 badgeWriteFailing = true
-                logger?.error("the badge set could not be written; tried again every \(Self.badgeWriteDelayMs) ms, a restart before it is written shows a smaller badge",
-                              ["error": "\(error)"])
+                logger?.error("the badge set could not be written; tried again every \(Self.badgeWriteDelayMs) ms, "
+                              + "a restart before it is written shows a smaller badge", ["error": "\(error)"])
             }
             if badgeWrite == nil { scheduleBadgeWrite(scheduler, afterMs: Self.badgeWriteDelayMs) }
         }

@@ -22,10 +22,9 @@ public actor HostStore {
     private nonisolated let hapiDevicesExist: Atomic<Bool>
     /// The badge set, read once at open: only this store writes `badge_tags`.
     var badge: BadgeSet
-    /// Where a burst of new badge tags waits to share one write; nil: each is written at once.
-    let scheduler: (any Scheduler)?
-    /// Whether new badge tags are written behind (a scheduler, and not yet shut down).
-    var writingBehind: Bool
+    /// Where a burst of new badge tags waits to share one write; nil (no scheduler, or after
+    /// shutdown): each is written at once.
+    var writeBehind: (any Scheduler)?
     /// Where a failed badge write is reported.
     let logger: Logger?
     /// When `badge_tags` was last written (wall clock).
@@ -79,8 +78,7 @@ public actor HostStore {
         badge = BadgeSet(tags: tags)
         self.connection = connection
         self.clock = clock
-        self.scheduler = scheduler
-        writingBehind = scheduler != nil
+        writeBehind = scheduler
         self.logger = logger
     }
 
