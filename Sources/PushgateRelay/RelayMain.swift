@@ -15,6 +15,7 @@ public enum RelayMain {
             FileHandle.standardError.write(Data("pushgate-relay: \(error.description)\n".utf8))
             return 2
         }
+        for warning in configuration.warnings { logger.warning(warning) }
         raiseFileLimit()
         let termination = TerminationSignals()
         let scheduler = DispatchScheduler()

@@ -34,17 +34,35 @@ import PushgateProviders
         await harness.stop()
     }
 
-    @Test func seventeenthHostEvictsTheLeastRecentlyRegistered() async throws {
-        let harness = try await RelayHarness(settings: ["REGISTER_LIMIT_PER_MINUTE": "1000"])
+    @Test func atSixteenHostsOnlyABindingNotRefreshedForADayIsEvicted() async throws {
+        let harness = try await RelayHarness(settings: ["REGISTER_LIMIT_PER_MINUTE": "1000", "NEW_BINDINGS_PER_TOKEN_PER_DAY": "64"])
         let token = TestToken.make()
         let hosts = (0..<17).map { _ in harness.host() }
-        for host in hosts {
+        for host in hosts.prefix(16) {
             harness.clock.advance(milliseconds: 1)
             #expect(try await host.registerToken(token).status == 200)
         }
+        let refused = try await hosts[16].registerToken(token)
+        #expect(refused.status == 429 && refused.errorCode == "binding_limit", "all sixteen refreshed within 24 h")
+        harness.clock.advance(milliseconds: 86_400_000)
+        for host in hosts[1..<16] { #expect(try await host.registerToken(token).status == 200) }
+        #expect(try await hosts[16].registerToken(token).status == 200, "host 0 is no longer protected")
         #expect(try await hosts[0].send(tokens: [token], title: "t").results.map(\.ok) == [false])
         #expect(try await hosts[1].send(tokens: [token], title: "t").results.map(\.ok) == [true])
         #expect(try await hosts[16].send(tokens: [token], title: "t").results.map(\.ok) == [true])
+        await harness.stop()
+    }
+
+    @Test func aTokenGainsAtMostFourNewHostsADay() async throws {
+        let harness = try await RelayHarness()
+        let token = TestToken.make()
+        let hosts = (0..<5).map { _ in harness.host() }
+        for host in hosts.prefix(4) { #expect(try await host.registerToken(token).status == 200) }
+        let refused = try await hosts[4].registerToken(token)
+        #expect(refused.status == 429 && refused.errorCode == "binding_limit")
+        #expect(try await hosts[0].registerToken(token).status == 200, "a refresh is not a new host")
+        harness.clock.advance(milliseconds: 86_400_001)
+        #expect(try await hosts[4].registerToken(token).status == 200)
         await harness.stop()
     }
 

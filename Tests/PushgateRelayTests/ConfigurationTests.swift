@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateStore
 import Testing
 @testable import PushgateRelay
 
@@ -13,10 +14,30 @@ import Testing
     @Test func defaultsMatchTheSpec() throws {
         let config = try RelayConfiguration(arguments: ["--dry-run"], environment: [:])
         #expect(config.host == "127.0.0.1" && config.port == 8788)
-        #expect(config.timestampSkewMs == 300_000 && config.replayMs == 600_000)
-        #expect(config.maxReplayEntries == 10_000 && config.maxTokens == 100_000 && config.maxInFlight == 64)
+        #expect(config.timestampSkewMs == 300_000 && config.maxReplayKeys == 200_000 && config.maxInFlight == 64)
+        #expect(config.bindings == BindingPolicy(maxTokens: 10_000_000, maxTokensPerHost: 2_000, protectMs: 86_400_000,
+                                                 newBindingsPerDay: 4, ttlMs: 180 * 86_400_000))
+        #expect(config.newTokensPerIPPerHour == 200 && config.testClockOffsetMs == 0 && config.warnings.isEmpty)
         #expect(config.registerLimitPerMinute == 60 && config.sendLimitPerMinute == 60 && config.serverSendLimitPerMinute == 120)
         #expect(config.databasePath == "./data/relay.sqlite" && config.apns == nil)
+    }
+
+    @Test func retiredReplaySettingsAreIgnoredWithAWarning() throws {
+        let config = try RelayConfiguration(arguments: ["--dry-run"],
+                                            environment: ["PUSHGATE_RELAY_REPLAY_MS": "1", "PUSHGATE_RELAY_MAX_REPLAY_ENTRIES": "2"])
+        #expect(config.warnings.count == 2)
+        #expect(config.warnings.allSatisfy { $0.contains("is ignored") })
+        #expect(config.maxReplayKeys == 200_000)
+    }
+
+    @Test func bindingCapsAreReadInTheirUnits() throws {
+        let config = try RelayConfiguration(arguments: ["--dry-run", "--binding-ttl-days", "2", "--binding-protect-hours", "0"],
+                                            environment: ["PUSHGATE_RELAY_MAX_TOKENS_PER_HOST": "5",
+                                                          "PUSHGATE_RELAY_NEW_BINDINGS_PER_TOKEN_PER_DAY": "7",
+                                                          "PUSHGATE_RELAY_NEW_TOKENS_PER_IP_PER_HOUR": "9"])
+        #expect(config.bindings.ttlMs == 2 * 86_400_000 && config.bindings.protectMs == 0)
+        #expect(config.bindings.maxTokensPerHost == 5 && config.bindings.newBindingsPerDay == 7 && config.newTokensPerIPPerHour == 9)
+        #expect(throws: ConfigurationError.self) { try RelayConfiguration(arguments: ["--dry-run", "--binding-ttl-days", "0"], environment: [:]) }
     }
 
     @Test func flagsWinOverEnvironmentAndBlankCountsAsUnset() throws {
@@ -46,12 +67,6 @@ import Testing
             Issue.record("a missing APNs key id must stop start-up")
         } catch {
             #expect(error.description.contains("APNS_KEY_ID") && !error.description.contains("SECRETMATERIAL"))
-        }
-    }
-
-    @Test func replayWindowMustCoverTwiceTheSkew() {
-        #expect(throws: ConfigurationError.self) {
-            try RelayConfiguration(arguments: ["--dry-run", "--replay-ms", "599999"], environment: [:])
         }
     }
 

@@ -1,3 +1,4 @@
+import PushgateStore
 import Testing
 @testable import PushgateRelay
 
@@ -20,22 +21,48 @@ import Testing
     }
 }
 
-@Suite struct ReplaySetTests {
-    @Test func seenKeyIsAReplayUntilItExpires() {
-        let set = ReplaySet(ttlMs: 1_000, maxEntries: 10)
-        #expect(set.record("k", nowMs: 0) == .fresh)
-        #expect(set.record("k", nowMs: 999) == .replay)
-        #expect(set.record("k", nowMs: 1_000) == .fresh)
+@Suite struct ReplayKeyTableTests {
+    private func key(_ n: Int) -> ReplayDigest { ReplayDigest("key-\(n)") }
+
+    @Test func aKeyIsAReplayUntilItsOwnExpiry() {
+        var table = ReplayKeyTable(ceiling: 10)
+        #expect(table.insert(key(1), expiresAtMs: 5_000, client: "a", nowMs: 0).outcome == .fresh)
+        #expect(table.insert(key(2), expiresAtMs: 1_000, client: "a", nowMs: 0).outcome == .fresh)
+        #expect(table.insert(key(1), expiresAtMs: 5_000, client: "b", nowMs: 4_999).outcome == .replay, "any client, any route")
+        #expect(table.contains(key(1), nowMs: 4_999) && !table.contains(key(1), nowMs: 5_000))
+        #expect(table.count == 1, "key 2 expired and was dropped on the way")
+        table.purge(nowMs: 6_000)
+        #expect(table.count == 0)
     }
 
-    @Test func fullSetRefusesNewKeys() {
-        let set = ReplaySet(ttlMs: 1_000, maxEntries: 2)
-        #expect(set.record("a", nowMs: 0) == .fresh)
-        #expect(set.record("b", nowMs: 1) == .fresh)
-        #expect(set.record("c", nowMs: 2) == .full)
-        #expect(set.record("a", nowMs: 2) == .replay)
-        #expect(set.record("c", nowMs: 1_000) == .fresh, "a expired")
-        #expect(set.count == 2)
+    @Test func atTheCeilingOnlyTheClientHoldingTheMostKeysIsRefused() {
+        var table = ReplayKeyTable(ceiling: 4)
+        for n in 0 ..< 3 { #expect(table.insert(key(n), expiresAtMs: 10_000, client: "attacker", nowMs: 0).outcome == .fresh) }
+        #expect(table.insert(key(3), expiresAtMs: 10_000, client: "host", nowMs: 0).outcome == .fresh)
+        #expect(table.insert(key(4), expiresAtMs: 10_000, client: "attacker", nowMs: 1).outcome == .refused)
+        let (outcome, evicted) = table.insert(key(5), expiresAtMs: 10_000, client: "host", nowMs: 1)
+        #expect(outcome == .fresh && evicted == key(0), "the attacker's oldest key makes room")
+        #expect(table.count == 4)
+        #expect(table.contains(key(3), nowMs: 1) && table.contains(key(5), nowMs: 1))
+    }
+
+    @Test func theTopHolderIsFoundAgainAfterItsKeysExpire() {
+        var table = ReplayKeyTable(ceiling: 3)
+        for n in 0 ..< 2 { _ = table.insert(key(n), expiresAtMs: 1_000, client: "early", nowMs: 0) }
+        _ = table.insert(key(2), expiresAtMs: 60_000, client: "late", nowMs: 0)
+        // Later, "early" holds nothing; "late" is the top holder now.
+        _ = table.insert(key(3), expiresAtMs: 60_000, client: "late", nowMs: 2_000)
+        _ = table.insert(key(4), expiresAtMs: 60_000, client: "other", nowMs: 2_000)
+        #expect(table.insert(key(5), expiresAtMs: 60_000, client: "late", nowMs: 2_000 + ReplayKeyTable.topRescanMs).outcome == .refused)
+        #expect(table.insert(key(6), expiresAtMs: 60_000, client: "other", nowMs: 2_000 + ReplayKeyTable.topRescanMs).outcome == .fresh)
+    }
+
+    @Test func aForgottenKeyMayBeRecordedAgain() {
+        var table = ReplayKeyTable(ceiling: 2)
+        _ = table.insert(key(1), expiresAtMs: 1_000, client: "a", nowMs: 0)
+        table.forget(key(1))
+        #expect(table.insert(key(1), expiresAtMs: 1_000, client: "a", nowMs: 0).outcome == .fresh)
+        #expect(table.count == 1)
     }
 }
 

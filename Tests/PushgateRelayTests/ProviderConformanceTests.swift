@@ -6,21 +6,22 @@ import PushgateTesting
 
 /// relay-protocol.md §10 lines 16–20 and 23, against the fake APNs.
 @Suite struct ProviderConformanceTests {
-    @Test func providerAnswersMapToResultsAndDeadTokensLoseEveryBinding() async throws {
+    @Test func providerAnswersMapToResultsAndGoneTokensLoseEveryBinding() async throws {
         let harness = try await RelayHarness(settings: ["REGISTER_LIMIT_PER_MINUTE": "1000"])
         let hostA = harness.host(), hostB = harness.host()
-        let cases: [(ScriptedResponse?, Bool, Bool)] = [
-            (nil, true, false),
-            (ScriptedResponse(status: 410, reason: .unregistered), false, true),
-            (ScriptedResponse(status: 400, reason: .badDeviceToken), false, true),
-            (ScriptedResponse(status: 400, reason: .unregistered), false, true),
-            (ScriptedResponse(status: 400, reason: .deviceTokenNotForTopic), false, true),
-            (ScriptedResponse(status: 429, reason: .tooManyRequests), false, false),
-            (ScriptedResponse(status: 500, reason: .internalServerError), false, false),
-            (ScriptedResponse(status: 503, reason: .serviceUnavailable), false, false),
+        // Script, ok, drop, the row's reason, and whether host B still delivers afterwards.
+        let cases: [(ScriptedResponse?, Bool, Bool, String?, Bool)] = [
+            (nil, true, false, nil, true),
+            (ScriptedResponse(status: 410, reason: .unregistered), false, true, "dead", false),
+            (ScriptedResponse(status: 400, reason: .badDeviceToken), false, true, "dead", true),
+            (ScriptedResponse(status: 400, reason: .unregistered), false, true, "dead", false),
+            (ScriptedResponse(status: 400, reason: .deviceTokenNotForTopic), false, true, "dead", true),
+            (ScriptedResponse(status: 429, reason: .tooManyRequests), false, false, "refused", true),
+            (ScriptedResponse(status: 500, reason: .internalServerError), false, false, "transient", true),
+            (ScriptedResponse(status: 503, reason: .serviceUnavailable), false, false, "transient", true),
         ]
         var tokens: [String] = []
-        for (script, _, _) in cases {
+        for (script, _, _, _, _) in cases {
             let token = TestToken.make()
             tokens.append(token)
             _ = try await hostA.registerToken(token)
@@ -31,10 +32,13 @@ import PushgateTesting
         #expect(reply.results.map(\.ok) == cases.map(\.1))
         #expect(reply.results.map(\.drop) == cases.map(\.2))
         #expect(!String(decoding: reply.body, as: UTF8.self).contains("\"drop\":false"))
-        // Dead tokens are gone for host B too; transient ones stay bound.
+        let reasons = try JSONValue.parse(reply.body)["results"]?.arrayValue?.map { $0["reason"]?.stringValue }
+        #expect(reasons == cases.map(\.3))
+        // A gone token (410, Unregistered) is gone for host B too; BadDeviceToken and
+        // DeviceTokenNotForTopic cost only the sender its binding; transient ones stay bound.
         harness.fake.clearScripts()
         let after = try await hostB.send(tokens: tokens, title: "t")
-        #expect(after.results.map(\.ok) == cases.map { !$0.2 })
+        #expect(after.results.map(\.ok) == cases.map(\.4))
         #expect(await harness.stopAndFindLeaks().isEmpty)
     }
 

@@ -12,7 +12,8 @@ import Synchronization
     /// Limits raised so that only the behaviour under test refuses anything.
     static let generousLimits = [
         "REGISTER_LIMIT_PER_MINUTE": "1000000", "SEND_LIMIT_PER_MINUTE": "1000000",
-        "SERVER_SEND_LIMIT_PER_MINUTE": "1000000", "MAX_REPLAY_ENTRIES": "1000000", "MAX_IN_FLIGHT": "1000",
+        "SERVER_SEND_LIMIT_PER_MINUTE": "1000000", "MAX_REPLAY_KEYS": "1000000", "MAX_IN_FLIGHT": "1000",
+        "NEW_TOKENS_PER_IP_PER_HOUR": "1000000",
     ]
 
     @Test func malformedHTTPIsRefusedAndTheRelayKeepsServing() async throws {
@@ -371,7 +372,11 @@ extension RelayRobustnessTests {
                 func post(_ route: String, _ body: [UInt8]) -> [UInt8] { RawHTTPClient.request("POST", "/v1/push/" + route, body: body) }
                 func error(_ code: String) -> [UInt8] { Array(#"{"error":"\#(code)"}"#.utf8) }
                 func results(_ rows: [(String, Bool)]) -> [UInt8] {
-                    let array = rows.map { JSONValue.object(JSONObject([("token", .string($0.0)), ("ok", .bool($0.1))])) }
+                    let array = rows.map { row in
+                        var object = JSONObject([("token", .string(row.0)), ("ok", .bool(row.1))])
+                        if !row.1 { object["reason"] = "not_bound" }
+                        return JSONValue.object(object)
+                    }
                     return JSONValue.object(JSONObject([("results", .array(array))])).serializedBytes()
                 }
                 func mutated(_ body: [UInt8], _ key: String, _ value: JSONValue) throws -> [UInt8] {

@@ -7,7 +7,7 @@ import Testing
     @Test(arguments: BindingSQL.all)
     func usesThePrimaryKeyNeverAFullScan(sql: String) throws {
         let connection = try SQLiteConnection(path: SQLiteConnection.memoryPath)
-        try Migrator.migrate(connection, with: BindingSchema.migrations)
+        try Migrator.migrate(connection, with: RelaySchema.migrations)
         let plan = try connection.withStatement("EXPLAIN QUERY PLAN " + sql) { statement in
             var details: [String] = []
             while try statement.step() { details.append(statement.string(at: 3) ?? "") }

@@ -15,7 +15,7 @@ import Testing
     func registerAndUnregisterOutcomes(engine: StoreEngine) async throws {
         try await engine.withStore { store, _ throws in
             #expect(try await store.unregister(token: token, kind: .alert, serverId: host(1)) == .notFound)
-            #expect(try await store.register(token: token, kind: .alert, serverId: host(1), nowMs: t0) == .added(evicted: 0))
+            #expect(try await store.register(token: token, kind: .alert, serverId: host(1), nowMs: t0) == .created)
             #expect(try await store.register(token: token, kind: .alert, serverId: host(1), nowMs: t0 + 1) == .refreshed)
             #expect(try await store.unregister(token: token, kind: .alert, serverId: host(2)) == .boundToOthers)
             #expect(try await store.unregister(token: token, kind: .alert, serverId: host(1)) == .removed)
@@ -29,11 +29,11 @@ import Testing
         try await engine.withStore { store, _ throws in
             _ = try await store.register(token: token, kind: .alert, serverId: host(1), nowMs: t0)
             _ = try await store.register(token: token, kind: .alert, serverId: host(2), nowMs: t0)
-            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(1)) == [token])
-            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(2)) == [token])
+            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(1), nowMs: t0) == [token])
+            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(2), nowMs: t0) == [token])
             #expect(try await store.unregister(token: token, kind: .alert, serverId: host(1)) == .removed)
-            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(1)) == [])
-            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(2)) == [token])
+            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(1), nowMs: t0) == [])
+            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(2), nowMs: t0) == [token])
             #expect(try await store.count() == 1)
         }
     }
@@ -42,14 +42,15 @@ import Testing
     func theSeventeenthHostEvictsTheLeastRecentlyRegistered(engine: StoreEngine) async throws {
         try await engine.withStore { store, _ throws in
             for n in 0 ..< 16 {
-                #expect(try await store.register(token: token, kind: .alert, serverId: host(n), nowMs: t0 + Int64(n)) == .added(evicted: 0))
+                #expect(try await store.register(token: token, kind: .alert, serverId: host(n), nowMs: t0 + Int64(n))
+                        == (n == 0 ? .created : .added(evicted: 0)))
             }
             // Refreshing host 0 makes host 1 the least recently registered.
             #expect(try await store.register(token: token, kind: .alert, serverId: host(0), nowMs: t0 + 100) == .refreshed)
             #expect(try await store.register(token: token, kind: .alert, serverId: host(16), nowMs: t0 + 101) == .added(evicted: 1))
             #expect(try await store.register(token: token, kind: .alert, serverId: host(17), nowMs: t0 + 102) == .added(evicted: 1))
             var bound: [Int] = []
-            for n in 0 ... 17 where try await !store.boundTokens([token], kind: .alert, serverId: host(n)).isEmpty {
+            for n in 0 ... 17 where try await !store.boundTokens([token], kind: .alert, serverId: host(n), nowMs: t0).isEmpty {
                 bound.append(n)
             }
             #expect(bound == [0] + Array(3 ... 17))
@@ -64,8 +65,8 @@ import Testing
             let servers = ["a-host", "B-host"] + (1 ..< 15).map { "m-host-\($0)" }
             for server in servers { _ = try await store.register(token: token, kind: .alert, serverId: server, nowMs: t0) }
             #expect(try await store.register(token: token, kind: .alert, serverId: "z-host", nowMs: t0) == .added(evicted: 1))
-            #expect(try await store.boundTokens([token], kind: .alert, serverId: "B-host") == [])
-            #expect(try await store.boundTokens([token], kind: .alert, serverId: "a-host") == [token])
+            #expect(try await store.boundTokens([token], kind: .alert, serverId: "B-host", nowMs: t0) == [])
+            #expect(try await store.boundTokens([token], kind: .alert, serverId: "a-host", nowMs: t0) == [token])
         }
     }
 
@@ -73,30 +74,30 @@ import Testing
     func kindsAreKeptApart(engine: StoreEngine) async throws {
         try await engine.withStore { store, _ throws in
             _ = try await store.register(token: token, kind: .alert, serverId: host(1), nowMs: t0)
-            #expect(try await store.boundTokens([token], kind: .liveActivity, serverId: host(1)) == [])
+            #expect(try await store.boundTokens([token], kind: .liveActivity, serverId: host(1), nowMs: t0) == [])
             #expect(try await store.unregister(token: token, kind: .liveActivity, serverId: host(1)) == .notFound)
-            #expect(try await store.register(token: token, kind: .liveActivity, serverId: host(2), nowMs: t0) == .added(evicted: 0))
+            #expect(try await store.register(token: token, kind: .liveActivity, serverId: host(2), nowMs: t0) == .created)
             #expect(try await store.count() == 2)
-            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(2)) == [])
+            #expect(try await store.boundTokens([token], kind: .alert, serverId: host(2), nowMs: t0) == [])
             #expect(try await store.deleteToken(token, kind: .alert) == 1)
-            #expect(try await store.boundTokens([token], kind: .liveActivity, serverId: host(2)) == [token])
+            #expect(try await store.boundTokens([token], kind: .liveActivity, serverId: host(2), nowMs: t0) == [token])
             #expect(try await store.count() == 1)
         }
     }
 
     @Test(arguments: StoreEngine.allCases)
     func aNewTokenBeyondMaxTokensIsRefusedWhileKnownOnesReRegister(engine: StoreEngine) async throws {
-        try await engine.withStore(maxTokens: 2) { store, _ throws in
-            #expect(try await store.register(token: "aa", kind: .alert, serverId: host(1), nowMs: t0) == .added(evicted: 0))
-            #expect(try await store.register(token: "bb", kind: .alert, serverId: host(1), nowMs: t0) == .added(evicted: 0))
+        try await engine.withStore(policy: .permissive(maxTokens: 2)) { store, _ throws in
+            #expect(try await store.register(token: "aa", kind: .alert, serverId: host(1), nowMs: t0) == .created)
+            #expect(try await store.register(token: "bb", kind: .alert, serverId: host(1), nowMs: t0) == .created)
             #expect(try await store.register(token: "cc", kind: .alert, serverId: host(1), nowMs: t0) == .tokenLimit)
             // The same text as the other kind is another token.
             #expect(try await store.register(token: "aa", kind: .liveActivity, serverId: host(1), nowMs: t0) == .tokenLimit)
             #expect(try await store.register(token: "aa", kind: .alert, serverId: host(1), nowMs: t0 + 1) == .refreshed)
             #expect(try await store.register(token: "aa", kind: .alert, serverId: host(2), nowMs: t0 + 1) == .added(evicted: 0))
-            #expect(try await store.boundTokens(["cc"], kind: .alert, serverId: host(1)) == [])
+            #expect(try await store.boundTokens(["cc"], kind: .alert, serverId: host(1), nowMs: t0) == [])
             #expect(try await store.deleteToken("bb", kind: .alert) == 1)
-            #expect(try await store.register(token: "cc", kind: .alert, serverId: host(1), nowMs: t0) == .added(evicted: 0))
+            #expect(try await store.register(token: "cc", kind: .alert, serverId: host(1), nowMs: t0) == .created)
             #expect(try await store.count() == 2)
         }
     }
@@ -107,9 +108,9 @@ import Testing
             for n in 1 ... 3 { _ = try await store.register(token: token, kind: .alert, serverId: host(n), nowMs: t0) }
             _ = try await store.register(token: "other", kind: .alert, serverId: host(1), nowMs: t0)
             #expect(try await store.deleteToken(token, kind: .alert) == 3)
-            for n in 1 ... 3 { #expect(try await store.boundTokens([token], kind: .alert, serverId: host(n)) == []) }
+            for n in 1 ... 3 { #expect(try await store.boundTokens([token], kind: .alert, serverId: host(n), nowMs: t0) == []) }
             #expect(try await store.deleteToken(token, kind: .alert) == 0)
-            #expect(try await store.boundTokens([token, "other"], kind: .alert, serverId: host(1)) == ["other"])
+            #expect(try await store.boundTokens([token, "other"], kind: .alert, serverId: host(1), nowMs: t0) == ["other"])
             #expect(try await store.count() == 1)
         }
     }
@@ -121,7 +122,7 @@ import Testing
             _ = try await store.register(token: token, kind: .liveActivity, serverId: host(2), nowMs: t0)
             #expect(try await store.removeBinding(token: token, kind: .liveActivity, serverId: host(1)))
             #expect(try await !store.removeBinding(token: token, kind: .liveActivity, serverId: host(1)))
-            #expect(try await store.boundTokens([token], kind: .liveActivity, serverId: host(2)) == [token])
+            #expect(try await store.boundTokens([token], kind: .liveActivity, serverId: host(2), nowMs: t0) == [token])
             #expect(try await store.count() == 1)
             #expect(try await store.removeBinding(token: token, kind: .liveActivity, serverId: host(2)))
             #expect(try await store.count() == 0)
@@ -136,10 +137,10 @@ import Testing
                 _ = try await store.register(token: token, kind: .alert, serverId: host(1), nowMs: t0)
             }
             let expected = Set(tokens.enumerated().filter { $0.offset % 3 == 0 }.map(\.element))
-            #expect(try await store.boundTokens(tokens + tokens, kind: .alert, serverId: host(1)) == expected)
-            #expect(try await store.boundTokens(Array(tokens.prefix(5)), kind: .alert, serverId: host(1)) == [tokens[0], tokens[3]])
-            #expect(try await store.boundTokens([], kind: .alert, serverId: host(1)) == [])
-            #expect(try await store.boundTokens(tokens, kind: .alert, serverId: host(2)) == [])
+            #expect(try await store.boundTokens(tokens + tokens, kind: .alert, serverId: host(1), nowMs: t0) == expected)
+            #expect(try await store.boundTokens(Array(tokens.prefix(5)), kind: .alert, serverId: host(1), nowMs: t0) == [tokens[0], tokens[3]])
+            #expect(try await store.boundTokens([], kind: .alert, serverId: host(1), nowMs: t0) == [])
+            #expect(try await store.boundTokens(tokens, kind: .alert, serverId: host(2), nowMs: t0) == [])
         }
     }
 
@@ -191,14 +192,14 @@ import Testing
             }
             return try await group.reduce(into: [RegisterOutcome]()) { $0.append($1) }
         }
-        #expect(outcomes == Array(repeating: .added(evicted: 0), count: 500))
+        #expect(outcomes == Array(repeating: .created, count: 500))
         let commits = database.commitCount(of: store)
         #expect(commits > 0 && commits < 50, "500 writes took \(commits) transactions")
         try await store.close()
 
         let reopened = try await database.open()
         #expect(try await reopened.count() == 500)
-        #expect(try await reopened.boundTokens(tokens, kind: .alert, serverId: "host-1") == Set(tokens))
+        #expect(try await reopened.boundTokens(tokens, kind: .alert, serverId: "host-1", nowMs: t0) == Set(tokens))
         try await reopened.close()
         withExtendedLifetime(database) {}
     }

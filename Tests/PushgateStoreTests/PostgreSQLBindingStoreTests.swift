@@ -8,18 +8,18 @@ import Testing
 @Suite struct PostgreSQLBindingStoreTests {
     private let t0: Int64 = 1_764_669_600_000
 
-    private static func open(_ url: String, maxTokens: Int = BindingLimits.defaultMaxTokens) async throws -> PostgreSQLBindingStore {
-        try await PostgreSQLBindingStore.open(url: PostgreSQLURL(url), maxTokens: maxTokens)
+    private static func open(_ url: String, policy: BindingPolicy = .permissive()) async throws -> PostgreSQLBindingStore {
+        try await PostgreSQLBindingStore.open(url: PostgreSQLURL(url), policy: policy)
     }
 
     @Test func twoStoresOnOneDatabaseShareBindingsAndTheTokenLimit() async throws {
         let url = try await PostgreSQLTestServer.required().createDatabase()
-        let first = try await Self.open(url, maxTokens: 2)
-        let second = try await Self.open(url, maxTokens: 2)
-        #expect(try await first.register(token: "aa", kind: .alert, serverId: "host-1", nowMs: t0) == .added(evicted: 0))
-        #expect(try await second.register(token: "bb", kind: .alert, serverId: "host-2", nowMs: t0) == .added(evicted: 0))
+        let first = try await Self.open(url, policy: .permissive(maxTokens: 2))
+        let second = try await Self.open(url, policy: .permissive(maxTokens: 2))
+        #expect(try await first.register(token: "aa", kind: .alert, serverId: "host-1", nowMs: t0) == .created)
+        #expect(try await second.register(token: "bb", kind: .alert, serverId: "host-2", nowMs: t0) == .created)
         #expect(try await first.register(token: "cc", kind: .alert, serverId: "host-1", nowMs: t0) == .tokenLimit)
-        #expect(try await second.boundTokens(["aa", "bb"], kind: .alert, serverId: "host-1") == ["aa"])
+        #expect(try await second.boundTokens(["aa", "bb"], kind: .alert, serverId: "host-1", nowMs: t0) == ["aa"])
         #expect(try await second.unregister(token: "aa", kind: .alert, serverId: "host-2") == .boundToOthers)
         #expect(try await first.count() == 2)
         #expect(try await second.count() == 2)
@@ -85,8 +85,8 @@ import Testing
                 """, [.text(PostgreSQLBindingStore.applicationName)])
         }
         #expect(terminated == ["true", "true", "true"], "the writer and two readers")
-        #expect(try await store.register(token: "bb", kind: .alert, serverId: "host-1", nowMs: t0) == .added(evicted: 0))
-        #expect(try await store.boundTokens(["aa", "bb"], kind: .alert, serverId: "host-1") == ["aa", "bb"])
+        #expect(try await store.register(token: "bb", kind: .alert, serverId: "host-1", nowMs: t0) == .created)
+        #expect(try await store.boundTokens(["aa", "bb"], kind: .alert, serverId: "host-1", nowMs: t0) == ["aa", "bb"])
         #expect(try await store.count() == 2)
         await store.close()
     }

@@ -8,7 +8,7 @@ import Testing
         let store = try await SQLiteBindingStore.open(path: SQLiteConnection.memoryPath)
         let token = String(repeating: "ab", count: 32)
         _ = try await store.register(token: token, kind: .alert, serverId: "host-1", nowMs: 1)
-        #expect(try await store.boundTokens([token], kind: .alert, serverId: "host-1") == [token])
+        #expect(try await store.boundTokens([token], kind: .alert, serverId: "host-1", nowMs: 1) == [token])
         #expect(try await store.count() == 1)
         await store.close()
     }

@@ -25,10 +25,10 @@ enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// Runs `body` with a store on a fresh database, then closes the store; the database lives
     /// until then.
-    func withStore(maxTokens: Int = BindingLimits.defaultMaxTokens,
+    func withStore(policy: BindingPolicy = .permissive(),
                    _ body: (any BindingStore, StoreDatabase) async throws -> Void) async throws {
         let database = try await makeDatabase()
-        let store = try await database.open(maxTokens: maxTokens)
+        let store = try await database.open(policy: policy)
         do {
             try await body(store, database)
         } catch {
@@ -55,10 +55,10 @@ final class StoreDatabase {
     }
 
     /// Opens a store on the database (a new one each call; several may be open at once).
-    func open(maxTokens: Int = BindingLimits.defaultMaxTokens) async throws -> any BindingStore {
+    func open(policy: BindingPolicy = .permissive()) async throws -> any BindingStore {
         switch engine {
-        case .sqlite: try await SQLiteBindingStore.open(path: location, maxTokens: maxTokens)
-        case .postgreSQL: try await PostgreSQLBindingStore.open(url: PostgreSQLURL(location), maxTokens: maxTokens)
+        case .sqlite: try await SQLiteBindingStore.open(path: location, policy: policy)
+        case .postgreSQL: try await PostgreSQLBindingStore.open(url: PostgreSQLURL(location), policy: policy)
         }
     }
 
@@ -82,5 +82,12 @@ final class StoreDatabase {
                                                      session: .init(writeLockKey: PostgreSQLSchema.bindingsLockKey)))
             }
         }
+    }
+}
+
+extension BindingPolicy {
+    /// Caps out of the way, for tests of the other binding rules.
+    static func permissive(maxTokens: Int = 100_000) -> BindingPolicy {
+        BindingPolicy(maxTokens: maxTokens, maxTokensPerHost: 100_000, protectMs: 0, newBindingsPerDay: 1_000)
     }
 }

@@ -28,12 +28,17 @@ public struct RelayConfiguration: Sendable {
     /// Switches the store (and the replay set) to PostgreSQL; prints without its password.
     public var databaseURL: PostgreSQLURL?
     public var timestampSkewMs: Int64 = 300_000
-    public var replayMs: Int64 = 600_000
-    public var maxReplayEntries = 10_000
+    /// Live replay keys beyond which the client holding the most is refused (docs/relay.md "Replay set").
+    public var maxReplayKeys = 200_000
     public var registerLimitPerMinute = 60
     public var sendLimitPerMinute = 60
     public var serverSendLimitPerMinute = 120
-    public var maxTokens = 100_000
+    /// The caps of the token table and the bindings (docs/relay.md "Bindings").
+    public var bindings = BindingPolicy()
+    /// New tokens one client IP may add per hour.
+    public var newTokensPerIPPerHour = 200
+    /// Added to the system clock: lets tests move the relay days ahead (never set in production).
+    public var testClockOffsetMs: Int64 = 0
     public var maxInFlight = 64
     /// Open connections the HTTP server accepts in all (Pushgate extension).
     public var maxConnections = 4_096
@@ -51,14 +56,24 @@ public struct RelayConfiguration: Sendable {
     /// The Orca-compatible gateway routes (`PUSHGATE_GATEWAY_*`, docs/gateway.md); `nil` when off.
     public var gateway: GatewayConfiguration?
 
+    /// Notes on settings that are still accepted but no longer used, logged at start.
+    public var warnings: [String] = []
+
     /// The defaults, with the given APNs settings.
     public init(apns: APNs? = nil) { self.apns = apns }
 
+    /// Settings of earlier releases that are ignored now, and why.
+    static let retiredSettings = [
+        "REPLAY_MS": "replay keys live until their request's ts + TIMESTAMP_SKEW_MS + 1 s",
+        "MAX_REPLAY_ENTRIES": "MAX_REPLAY_KEYS bounds the replay set and refuses only the client holding the most keys",
+    ]
 
     private static let settingNames: Set<String> = [
         "HOST", "PORT", "TRUST_PROXY", "DATABASE_PATH", "DATABASE_URL", "TIMESTAMP_SKEW_MS", "REPLAY_MS",
-        "MAX_REPLAY_ENTRIES", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "REGISTER_LIMIT_PER_MINUTE", "SEND_LIMIT_PER_MINUTE",
-        "SERVER_SEND_LIMIT_PER_MINUTE", "MAX_TOKENS", "MAX_IN_FLIGHT", "APNS_KEY_ID", "APNS_TEAM_ID",
+        "MAX_REPLAY_ENTRIES", "MAX_REPLAY_KEYS", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "REGISTER_LIMIT_PER_MINUTE",
+        "SEND_LIMIT_PER_MINUTE", "SERVER_SEND_LIMIT_PER_MINUTE", "MAX_TOKENS", "MAX_TOKENS_PER_HOST",
+        "NEW_TOKENS_PER_IP_PER_HOUR", "BINDING_TTL_DAYS", "BINDING_PROTECT_HOURS", "NEW_BINDINGS_PER_TOKEN_PER_DAY",
+        "TEST_CLOCK_OFFSET_MS", "MAX_IN_FLIGHT", "APNS_KEY_ID", "APNS_TEAM_ID",
         "APNS_P8", "APNS_P8_PATH", "APNS_BUNDLE_ID", "APNS_HOST_PRODUCTION", "APNS_HOST_SANDBOX",
         "APNS_CA_FILE", "APNS_TTL_SECONDS", "DRY_RUN", "DRY_RUN_LOG",
     ]
@@ -81,15 +96,22 @@ public struct RelayConfiguration: Sendable {
             }
         }
         timestampSkewMs = Int64(try source.integer("TIMESTAMP_SKEW_MS", default: Int(timestampSkewMs), in: 1_000...86_400_000))
-        replayMs = Int64(try source.integer("REPLAY_MS", default: Int(replayMs), in: 1_000...604_800_000))
-        guard replayMs >= 2 * timestampSkewMs else {
-            throw ConfigurationError(setting: SettingsSource.displayName("REPLAY_MS"), problem: "must be at least twice TIMESTAMP_SKEW_MS, or a replayed request could pass once its key expired")
+        for (name, reason) in Self.retiredSettings.sorted(by: { $0.key < $1.key }) where source.value(name) != nil {
+            warnings.append("\(SettingsSource.displayName(name)) is ignored: \(reason) (docs/relay.md)")
         }
-        maxReplayEntries = try source.integer("MAX_REPLAY_ENTRIES", default: maxReplayEntries, in: 1...10_000_000)
+        maxReplayKeys = try source.integer("MAX_REPLAY_KEYS", default: maxReplayKeys, in: 1...50_000_000)
         registerLimitPerMinute = try source.integer("REGISTER_LIMIT_PER_MINUTE", default: registerLimitPerMinute, in: 1...1_000_000)
         sendLimitPerMinute = try source.integer("SEND_LIMIT_PER_MINUTE", default: sendLimitPerMinute, in: 1...1_000_000)
         serverSendLimitPerMinute = try source.integer("SERVER_SEND_LIMIT_PER_MINUTE", default: serverSendLimitPerMinute, in: 1...1_000_000)
-        maxTokens = try source.integer("MAX_TOKENS", default: maxTokens, in: 1...100_000_000)
+        bindings.maxTokens = try source.integer("MAX_TOKENS", default: bindings.maxTokens, in: 1...1_000_000_000)
+        bindings.maxTokensPerHost = try source.integer("MAX_TOKENS_PER_HOST", default: bindings.maxTokensPerHost, in: 1...10_000_000)
+        newTokensPerIPPerHour = try source.integer("NEW_TOKENS_PER_IP_PER_HOUR", default: newTokensPerIPPerHour, in: 1...10_000_000)
+        bindings.ttlMs = Int64(try source.integer("BINDING_TTL_DAYS", default: Int(bindings.ttlMs / 86_400_000), in: 1...3_650)) * 86_400_000
+        bindings.protectMs = Int64(try source.integer("BINDING_PROTECT_HOURS", default: Int(bindings.protectMs / 3_600_000),
+                                                      in: 0...8_760)) * 3_600_000
+        bindings.newBindingsPerDay = try source.integer("NEW_BINDINGS_PER_TOKEN_PER_DAY", default: bindings.newBindingsPerDay,
+                                                        in: 1...BindingLimits.hostsPerToken * 64)
+        testClockOffsetMs = Int64(try source.integer("TEST_CLOCK_OFFSET_MS", default: 0, in: -315_360_000_000...315_360_000_000))
         maxInFlight = try source.integer("MAX_IN_FLIGHT", default: maxInFlight, in: 1...10_000)
         maxConnections = try source.integer("MAX_CONNECTIONS", default: maxConnections, in: 1...1_000_000)
         maxConnectionsPerIP = try source.integer("MAX_CONNECTIONS_PER_IP", default: maxConnectionsPerIP, in: 1...1_000_000)

@@ -2,88 +2,122 @@ import PushgateCore
 import PushgateStore
 import Synchronization
 
-/// Remembers request keys for `ttlMs` in this process, so a captured request cannot be used
-/// twice (the relay's replay set with a SQLite store).
+/// The relay's replay set: the keys of this process in memory (``ReplayKeyTable``), written
+/// through to a journal file on a SQLite relay, and checked against the database's shared set on
+/// a PostgreSQL relay.
 ///
-/// - Important: the key uses the low-S form of the signature so a high-S twin is a replay too;
-///   at `maxEntries` live keys a new key is refused (relay-protocol.md §2).
-public final class ReplaySet: ReplayKeyStore {
-    /// What ``record(_:nowMs:)`` found.
-    public typealias Outcome = ReplayOutcome
+/// - Important: docs/relay.md "Replay set". Send-type routes ask ``seen(_:nowMs:)`` before the
+///   per-`serverId` limit and ``record(_:expiresAtMs:client:nowMs:)`` after it, so a replay
+///   never spends a host's budget and a request the limit refuses is not recorded.
+public final class ReplaySet: Sendable {
+    private struct State: ~Copyable {
+        var table: ReplayKeyTable
+        var journal: ReplayJournal?
+        /// Whether the last journal write failed (logged once per run of failures).
+        var journalFailing = false
+    }
 
-    /// The first 128 bits of a key's SHA-256: a fixed 16 bytes per key instead of the ~150-byte
-    /// key text, and still collision-free for keys an attacker chooses (2^64 work for a birthday pair).
-    fileprivate struct Digest: Hashable {
-        let high: UInt64
-        let low: UInt64
+    private let state: Mutex<State>
+    private let shared: (any ReplayKeyStore)?
+    private let logger: Logger
+    private let ceilingRefusals = Atomic<Int>(0)
 
-        init(_ key: String) {
-            let hash = SHA256.hash(Array(key.utf8))
-            var high: UInt64 = 0, low: UInt64 = 0
-            for index in 0..<8 {
-                high = high << 8 | UInt64(hash[index])
-                low = low << 8 | UInt64(hash[8 + index])
+    /// - Parameters:
+    ///   - ceiling: `MAX_REPLAY_KEYS`.
+    ///   - journal: the SQLite relay's journal, already opened, and the live keys it held.
+    ///   - shared: the PostgreSQL relay's shared set.
+    public init(ceiling: Int, journal: sending (ReplayJournal, [(ReplayDigest, Int64)])? = nil,
+                shared: (any ReplayKeyStore)? = nil, logger: Logger, nowMs: Int64) {
+        var table = ReplayKeyTable(ceiling: ceiling)
+        // Keys from before a restart belong to no client that is known now.
+        for (digest, expiry) in journal?.1 ?? [] {
+            _ = table.insert(digest, expiresAtMs: expiry, client: "", nowMs: nowMs)
+        }
+        state = Mutex(State(table: table, journal: journal?.0))
+        self.shared = shared
+        self.logger = logger
+    }
+
+    /// Requests refused because the set was at its ceiling (metric).
+    public var refusedAtCeiling: Int { ceilingRefusals.load(ordering: .relaxed) }
+
+    /// Whether `digest` is a live key here or, on PostgreSQL, at any relay.
+    func seen(_ digest: ReplayDigest, nowMs: Int64) async throws -> Bool {
+        if state.withLock({ $0.table.contains(digest, nowMs: nowMs) }) { return true }
+        guard let shared else { return false }
+        return try await shared.contains(digest, nowMs: nowMs)
+    }
+
+    /// Records `digest` for `client`: `.replay` when another request holds it already.
+    func record(_ digest: ReplayDigest, expiresAtMs: Int64, client: String, nowMs: Int64) async throws -> ReplayKeyTable.Outcome {
+        let outcome = state.withLock { state in
+            let (outcome, evicted) = state.table.insert(digest, expiresAtMs: expiresAtMs, client: client, nowMs: nowMs)
+            if outcome == .fresh {
+                journal(&state) { journal throws(ReplayJournal.Failure) in
+                    if let evicted { try journal.appendForget(evicted) }
+                    try journal.append(digest, expiresAtMs: expiresAtMs)
+                }
             }
-            self.high = high
-            self.low = low
+            return outcome
+        }
+        if outcome == .refused { ceilingRefusals.add(1, ordering: .relaxed) }
+        guard outcome == .fresh, let shared else { return outcome }
+        do {
+            return try await shared.insert(digest, expiresAtMs: expiresAtMs) ? .fresh : .replay
+        } catch {
+            await forget(digest)
+            throw error
         }
     }
 
-    fileprivate struct State {
-        var expiry: [Digest: Int64] = [:]
-        /// Keys in insertion order; expiry times rise with it because `nowMs` does.
-        var queue: [(key: Digest, expiresAt: Int64)] = []
-        var head = 0
-    }
-
-    private let ttlMs: Int64
-    private let maxEntries: Int
-    fileprivate let state = Mutex(State())
-
-    public init(ttlMs: Int64, maxEntries: Int) {
-        self.ttlMs = ttlMs
-        self.maxEntries = maxEntries
-    }
-
-    /// Records `key` if it is new and there is room.
-    public func record(_ text: String, nowMs: Int64) -> Outcome {
-        let key = Digest(text)
-        return state.withLock { state in
-            Self.purge(&state, nowMs: nowMs)
-            if let expiresAt = state.expiry[key], expiresAt > nowMs { return .replay }
-            guard state.expiry.count < maxEntries else { return .full }
-            let expiresAt = nowMs + ttlMs
-            state.expiry[key] = expiresAt
-            state.queue.append((key, expiresAt))
-            return .fresh
+    /// Forgets `digest`, so a request whose work failed can be retried with the same signature.
+    func forget(_ digest: ReplayDigest) async {
+        state.withLock { state in
+            state.table.forget(digest)
+            journal(&state) { journal throws(ReplayJournal.Failure) in try journal.appendForget(digest) }
+        }
+        do {
+            try await shared?.forget(digest)
+        } catch {
+            logger.warning("could not forget a replay key; a retry of that request counts as a replay", ["error": "\(error)"])
         }
     }
 
-    /// Drops expired keys; run from the scheduler so memory shrinks when idle.
-    public func purge(nowMs: Int64) { state.withLock { Self.purge(&$0, nowMs: nowMs) } }
-
-    /// The number of live keys.
-    public var count: Int { state.withLock { $0.expiry.count } }
-
-    private static func purge(_ state: inout State, nowMs: Int64) {
-        while state.head < state.queue.count, state.queue[state.head].expiresAt <= nowMs {
-            let entry = state.queue[state.head]
-            if state.expiry[entry.key] == entry.expiresAt { state.expiry[entry.key] = nil }
-            state.head += 1
+    /// Drops expired keys (and rewrites the journal once dead records outnumber live ones).
+    func purge(nowMs: Int64) async throws {
+        state.withLock { state in
+            state.table.purge(nowMs: nowMs)
+            let live = state.table.count
+            if let journal = state.journal, journal.recordCount > 2 * live + 4_096 {
+                let snapshot = state.table.snapshot
+                self.journal(&state) { journal throws(ReplayJournal.Failure) in try journal.compact(snapshot) }
+            }
         }
-        if state.head > 1_024, state.head * 2 > state.queue.count {
-            state.queue.removeFirst(state.head)
-            state.head = 0
-        }
-    }
-}
-
-extension ReplaySet {
-    /// Forgets `key`, so a request whose work failed can be retried with the same signature.
-    public func forget(_ key: String) {
-        let digest = Digest(key)
-        state.withLock { _ = $0.expiry.removeValue(forKey: digest) }
+        try await shared?.purge(nowMs: nowMs)
     }
 
-    public func keyCount() -> Int { count }
+    /// Live keys: this process's, or on PostgreSQL the shared set's.
+    func keyCount() async throws -> Int {
+        if let shared { return try await shared.keyCount() }
+        return state.withLock { $0.table.count }
+    }
+
+    /// Runs a journal write; a failure leaves the key in memory (still refused until a restart)
+    /// and is logged once per run of failures.
+    private func journal(_ state: inout State, _ write: (ReplayJournal) throws(ReplayJournal.Failure) -> Void) {
+        guard let journal = state.journal else { return }
+        do {
+            try write(journal)
+            if state.journalFailing {
+                state.journalFailing = false
+                logger.info("replay journal writes again", ["path": journal.path])
+            }
+        } catch {
+            if !state.journalFailing {
+                state.journalFailing = true
+                logger.error("replay journal write failed; replays stay refused until a restart; check the disk",
+                             ["error": error.description])
+            }
+        }
+    }
 }

@@ -22,11 +22,16 @@ final class TokenBucketLimiter: Sendable {
     private let maxKeys: Int
     private let state = Mutex(State())
 
-    /// Buckets of `capacity` tokens refilling `refillPerMinute` tokens a minute.
-    init(capacity: Int, refillPerMinute: Int, maxKeys: Int = 50_000) {
+    /// Buckets of `capacity` tokens refilling `refill` tokens every `windowMs`.
+    init(capacity: Int, refill: Int, everyMs windowMs: Int64, maxKeys: Int = 50_000) {
         self.capacity = Double(capacity)
-        refillPerMs = Double(refillPerMinute) / 60_000
+        refillPerMs = Double(refill) / Double(windowMs)
         self.maxKeys = maxKeys
+    }
+
+    /// Buckets of `capacity` tokens refilling `refillPerMinute` tokens a minute.
+    convenience init(capacity: Int, refillPerMinute: Int, maxKeys: Int = 50_000) {
+        self.init(capacity: capacity, refill: refillPerMinute, everyMs: 60_000, maxKeys: maxKeys)
     }
 
     /// Takes one token from `key`'s bucket at `nowMs`; `false` when it is empty.
@@ -37,6 +42,14 @@ final class TokenBucketLimiter: Sendable {
             let fresh = Bucket(tokens: capacity, updatedMs: nowMs, lastUse: state.uses)
             // Through the default subscript the bucket is changed in place, not copied.
             return take(from: &state.buckets[key, default: fresh], nowMs: nowMs, use: state.uses)
+        }
+    }
+
+    /// Returns a token taken by ``take(_:nowMs:)`` whose request turned out not to need it.
+    func giveBack(_ key: String) {
+        state.withLock { state in
+            guard let bucket = state.buckets[key] else { return }
+            state.buckets[key]?.tokens = min(capacity, bucket.tokens + 1)
         }
     }
 

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// A register or unregister request, for alert or Live Activity tokens.
 ///
-/// - Important: relay-protocol.md §3 — `platform` is checked first (`android` →
+/// - Important: docs/relay.md "Register and unregister" — `platform` is checked first (`android` →
 ///   `unsupported_platform`), then `kind` on the Live Activity routes.
 struct RegisterRequest {
     let token: String
@@ -19,6 +19,11 @@ struct RegisterRequest {
         self.platform = platform
         proof = try SignedProof(fields, keys: keys)
     }
+
+    /// The endings of every register-family signed message (`ts.token.` + suffix). A send whose
+    /// title is one of them, or ends with `.` and one, would sign the same bytes as a register,
+    /// so such sends are refused (docs/security.md, M3).
+    static let signedSuffixes = ["ios", "android", "ios.unregister", "android.unregister", "ios.liveactivity"]
 
     /// The string the host signed for `route`.
     func signedMessage(route: RelayRoute) -> String {

@@ -1,6 +1,6 @@
 /// A refused relay request: the HTTP status and the `error` code of its body.
 ///
-/// - Important: codes and statuses are those of relay-protocol.md §2; the body never echoes input.
+/// - Important: codes and statuses are docs/relay.md's error table; the body never echoes input.
 public struct RelayError: Error, Sendable, Equatable {
     public let status: Int
     public let code: String
@@ -13,5 +13,7 @@ public struct RelayError: Error, Sendable, Equatable {
     public static let payloadTooLarge = RelayError(status: 413, code: "payload_too_large")
     public static let rateLimited = RelayError(status: 429, code: "rate_limited")
     public static let tokenLimit = RelayError(status: 429, code: "token_limit")
+    public static let hostTokenLimit = RelayError(status: 429, code: "host_token_limit")
+    public static let bindingLimit = RelayError(status: 429, code: "binding_limit")
     public static let internalError = RelayError(status: 500, code: "internal")
 }

@@ -1,8 +1,9 @@
 import PushgateCore
+import PushgateStore
 
 /// The `publicKeyJwk`, `ts` and `sig` of a signed request, decoded strictly.
 ///
-/// - Important: relay-protocol.md §1 — exact JWK members, integer millisecond `ts`, 64-byte
+/// - Important: docs/relay.md "Signed requests" — exact JWK members, integer millisecond `ts`, 64-byte
 ///   P1363 signature in unpadded base64url; any encoding fault is `invalid_request`.
 struct SignedProof {
     let publicKey: P256PublicKey
@@ -22,9 +23,12 @@ struct SignedProof {
         guard publicKey.verify(signature: signature, message: Array(message.utf8)) else { throw .invalidSignature }
     }
 
-    /// The replay-set key: route prefix, serverId, ts and the low-S form of the signature, so the
-    /// high-S twin of a captured signature is the same key (relay-protocol.md §2).
-    func replayKey(route: String) -> String {
-        "\(route).\(publicKey.serverId).\(timestampMs).\(Base64URL.encode(P1363Signature.lowS(signature)))"
+    /// The replay key: a digest of serverId, ts and the low-S form of the signature, so the
+    /// high-S twin of a captured signature is the same key, and one signature is one key on
+    /// every route. It lives until `ts + skewMs + 1 s`, past the last moment the request is
+    /// fresh (docs/relay.md "Replay set").
+    func replayKey(skewMs: Int64) -> (digest: ReplayDigest, expiresAtMs: Int64) {
+        let text = "\(publicKey.serverId).\(timestampMs).\(Base64URL.encode(P1363Signature.lowS(signature)))"
+        return (ReplayDigest(text), timestampMs + skewMs + 1_000)
     }
 }

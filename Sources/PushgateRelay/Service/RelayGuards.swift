@@ -1,23 +1,26 @@
 import PushgateCore
 import PushgateStore
 
-/// The relay's shared limits: per-IP and per-`serverId` rate limits, the replay set (in
-/// memory, or shared through PostgreSQL) and the in-flight gate, sized from the configuration.
+/// The relay's shared limits: per-IP and per-`serverId` rate limits, new tokens per IP, the
+/// replay set and the in-flight gate, sized from the configuration.
 ///
-/// - Important: relay-protocol.md §2 (rate limits, replay, in-flight gate).
+/// - Important: docs/relay.md "Rate limits", "Replay set", "Bindings".
 public final class RelayGuards: Sendable {
     let registerByIP: RateLimiter
     let sendByIP: RateLimiter
     let sendByServer: RateLimiter
-    let replay: any ReplayKeyStore
+    /// New tokens per client IP per hour (`NEW_TOKENS_PER_IP_PER_HOUR`), refilling continuously.
+    let newTokensByIP: TokenBucketLimiter
+    let replay: ReplaySet
     let gate: InFlightGate
 
-    /// - Parameter replay: the shared replay set, or `nil` for one in this process.
-    public init(configuration: RelayConfiguration, replay: (any ReplayKeyStore)? = nil) {
+    public init(configuration: RelayConfiguration, replay: ReplaySet) {
         registerByIP = RateLimiter(limit: configuration.registerLimitPerMinute)
         sendByIP = RateLimiter(limit: configuration.sendLimitPerMinute)
         sendByServer = RateLimiter(limit: configuration.serverSendLimitPerMinute)
-        self.replay = replay ?? ReplaySet(ttlMs: configuration.replayMs, maxEntries: configuration.maxReplayEntries)
+        newTokensByIP = TokenBucketLimiter(capacity: configuration.newTokensPerIPPerHour,
+                                           refill: configuration.newTokensPerIPPerHour, everyMs: 3_600_000)
+        self.replay = replay
         gate = InFlightGate(limit: configuration.maxInFlight)
     }
 

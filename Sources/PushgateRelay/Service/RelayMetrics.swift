@@ -32,7 +32,7 @@ public final class RelayMetrics: Sendable {
     }
 
     /// The exposition text, with the gauges read at call time.
-    public func render(inFlight: Int, replayEntries: Int?, bindings: Int?) -> String {
+    public func render(inFlight: Int, replayEntries: Int?, replayRefusals: Int, bindings: Int?) -> String {
         let snapshot = counters.withLock { $0 }
         var text = "# TYPE pushgate_relay_requests_total counter\n"
         for (labels, value) in snapshot.requests.sorted(by: { $0.key < $1.key }) {
@@ -46,6 +46,8 @@ public final class RelayMetrics: Sendable {
         if let replayEntries {
             text += "# TYPE pushgate_relay_replay_entries gauge\npushgate_relay_replay_entries \(replayEntries)\n"
         }
+        text += "# TYPE pushgate_relay_replay_ceiling_refusals_total counter\n"
+        text += "pushgate_relay_replay_ceiling_refusals_total \(replayRefusals)\n"
         if let bindings {
             text += "# TYPE pushgate_relay_bound_tokens gauge\npushgate_relay_bound_tokens \(bindings)\n"
         }

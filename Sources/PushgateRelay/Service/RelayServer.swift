@@ -23,9 +23,10 @@ public final class RelayServer: Sendable {
     /// Opens the store, starts the HTTP server and schedules the purges.
     public init(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
                 logger: Logger) async throws {
-        let storage = try await RelayStorage.open(configuration)
+        let clock = OffsetClock(scheduler.clock, offsetMs: configuration.testClockOffsetMs)
+        let storage = try await RelayStorage.open(configuration, clock: clock, logger: logger)
         let service = RelayService(configuration: configuration, store: storage.bindings, channel: channel,
-                                   clock: scheduler.clock, logger: logger, replay: storage.sharedReplay)
+                                   clock: clock, logger: logger, replay: storage.replay)
         let gateway: RelayGateway?
         do {
             gateway = try await RelayGateway.start(configuration: configuration, channel: channel, scheduler: scheduler,
@@ -111,7 +112,8 @@ public final class RelayServer: Sendable {
         for route in RelayRoute.allCases {
             // A registration's only wait is its group commit; the store thread finishes it.
             let handler = RouteHandler(resumesInline: route.isRegistration) { request in
-                http(await service.handle(route: route, body: request.body))
+                http(await service.handle(route: route, body: request.body,
+                                          client: service.client(peer: request.peerAddress, forwardedFor: request.headers["x-forwarded-for"])))
             }
             router.add(route.isSigned ? "POST" : "GET", route.rawValue, handler)
         }

@@ -6,7 +6,7 @@ import Synchronization
 /// The signed relay: validates, authenticates and de-duplicates host requests, keeps the
 /// token bindings, and delivers through a ``DeliveryChannel``.
 ///
-/// - Important: the order of checks is relay-protocol.md §2; routes §3–§6.
+/// - Important: the order of checks and the routes are docs/relay.md's.
 public final class RelayService: Sendable {
     let configuration: RelayConfiguration
     let store: any BindingStore
@@ -18,16 +18,17 @@ public final class RelayService: Sendable {
     private let keys = PublicKeyCache()
     private let accepting = Atomic<Bool>(true)
 
-    /// - Parameter replay: the replay set shared through the store (PostgreSQL), or `nil` for
-    ///   one in this process.
+    /// - Parameter replay: the replay set of ``RelayStorage`` (journal or shared), or `nil` for one
+    ///   in memory only.
     public init(configuration: RelayConfiguration, store: any BindingStore, channel: any DeliveryChannel,
-                clock: any WallClock = SystemClock(), logger: Logger, replay: (any ReplayKeyStore)? = nil) {
+                clock: any WallClock = SystemClock(), logger: Logger, replay: ReplaySet? = nil) {
         self.configuration = configuration
         self.store = store
         self.channel = channel
         self.clock = clock
         self.logger = logger
-        guards = RelayGuards(configuration: configuration, replay: replay)
+        guards = RelayGuards(configuration: configuration, replay: replay ?? ReplaySet(
+            ceiling: configuration.maxReplayKeys, logger: logger, nowMs: clock.nowMilliseconds))
     }
 
     /// The route for a method and path, or `nil` (→ 404).
@@ -42,15 +43,20 @@ public final class RelayService: Sendable {
 
     /// The check made before the body is read: the per-IP rate limit.
     public func admit(route: RelayRoute, peer: String, forwardedFor: String?) -> RelayResponse? {
-        let ip = ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trustProxy: configuration.trustProxy)
+        let ip = client(peer: peer, forwardedFor: forwardedFor)
         guard guards.allowsClient(ip, route: route, nowMs: clock.nowMilliseconds) else {
             return answered(route, .error(.rateLimited))
         }
         return nil
     }
 
-    /// Answers one admitted request whose body has been read in full.
-    public func handle(route: RelayRoute, body: [UInt8]) async -> RelayResponse {
+    /// The client a request is counted against: its IP (docs/relay.md "Order of checks").
+    public func client(peer: String, forwardedFor: String?) -> String {
+        ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trustProxy: configuration.trustProxy)
+    }
+
+    /// Answers one admitted request whose body has been read in full; `client` is its IP.
+    public func handle(route: RelayRoute, body: [UInt8], client: String = "") async -> RelayResponse {
         let response: RelayResponse
         do {
             switch route {
@@ -58,9 +64,9 @@ public final class RelayService: Sendable {
             case .readyz: response = isReady ? .json(200, ["status": "ready"]) : .json(503, ["status": "not_ready"])
             case .metrics: response = await metricsResponse()
             case .registerToken, .unregisterToken, .registerLiveActivityToken, .unregisterLiveActivityToken:
-                response = try await register(route: route, body: body)
-            case .send: response = try await send(body: body)
-            case .liveActivity: response = try await liveActivity(body: body)
+                response = try await register(route: route, body: body, client: client)
+            case .send: response = try await send(body: body, client: client)
+            case .liveActivity: response = try await liveActivity(body: body, client: client)
             }
         } catch {
             response = .error(error)
@@ -74,58 +80,79 @@ public final class RelayService: Sendable {
     /// Marks the relay as shutting down (`/readyz` answers 503).
     public func stopAccepting() { accepting.store(false, ordering: .relaxed) }
 
-    /// Drops expired limiter and replay keys; the scheduler calls this periodically.
+    /// Drops expired limiter and replay keys and sweeps a step of stale bindings; the scheduler
+    /// calls this periodically.
     public func purgeExpired() async {
+        let now = clock.nowMilliseconds
         do {
-            try await guards.purge(nowMs: clock.nowMilliseconds)
+            try await guards.purge(nowMs: now)
         } catch {
             logger.warning("could not purge expired replay keys; check the database", ["error": "\(error)"])
+        }
+        do {
+            let removed = try await store.sweep(nowMs: now)
+            if removed > 0 { logger.info("bindings not refreshed within BINDING_TTL_DAYS removed", ["count": "\(removed)"]) }
+        } catch {
+            logger.warning("could not sweep stale bindings; check the database", ["error": "\(error)"])
         }
     }
 
     // MARK: - Routes
 
-    private func register(route: RelayRoute, body: [UInt8]) async throws(RelayError) -> RelayResponse {
+    private func register(route: RelayRoute, body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
         let liveActivity = route == .registerLiveActivityToken || route == .unregisterLiveActivityToken
         let request = try RegisterRequest(.relayBody(body), liveActivity: liveActivity, keys: keys)
-        try request.proof.verify(message: request.signedMessage(route: route), nowMs: clock.nowMilliseconds,
-                                 skewMs: configuration.timestampSkewMs)
-        let replayKey = request.proof.replayKey(route: route.name)
-        switch try await recordReplay(replayKey, route: route) {
+        let now = clock.nowMilliseconds
+        try request.proof.verify(message: request.signedMessage(route: route), nowMs: now, skewMs: configuration.timestampSkewMs)
+        let replayKey = request.proof.replayKey(skewMs: configuration.timestampSkewMs)
+        switch try await recordReplay(replayKey, client: client, route: route) {
         case .replay: return .ok  // a replayed register or unregister changes nothing
-        case .full: throw .rateLimited
+        case .refused: throw .rateLimited
         case .fresh: break
         }
         let kind: BindingKind = liveActivity ? .liveActivity : .alert
         let serverId = request.proof.publicKey.serverId
         do {
             if route == .registerToken || route == .registerLiveActivityToken {
-                let outcome = try await store.register(token: request.token, kind: kind, serverId: serverId,
-                                                       nowMs: clock.nowMilliseconds)
-                if outcome == .tokenLimit {
-                    await forgetReplay(replayKey)
-                    throw RelayError.tokenLimit
-                }
+                try await bind(request.token, kind: kind, serverId: serverId, client: client, nowMs: now)
             } else if try await store.unregister(token: request.token, kind: kind, serverId: serverId) == .boundToOthers {
                 throw RelayError.invalidSignature
             }
-        } catch let error as RelayError {
-            throw error
         } catch {
             // The work did not happen, so the same signed request may be retried.
-            await forgetReplay(replayKey)
+            await guards.replay.forget(replayKey.digest)
+            if let error = error as? RelayError { throw error }
             logger.error("binding store failed; check the database file and disk", ["route": route.name, "error": "\(error)"])
             throw .internalError
         }
         return .ok
     }
 
-    private func send(body: [UInt8]) async throws(RelayError) -> RelayResponse {
+    /// Adds or refreshes a binding within the caps of docs/relay.md "Bindings"; a new token
+    /// spends one of the client's new tokens this hour.
+    private func bind(_ token: String, kind: BindingKind, serverId: String, client: String, nowMs: Int64) async throws {
+        let mayAddToken = guards.newTokensByIP.take(client, nowMs: nowMs)
+        let outcome = try await store.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: mayAddToken)
+        if mayAddToken, outcome != .created { guards.newTokensByIP.giveBack(client) }
+        switch outcome {
+        case .created, .added, .refreshed: return
+        case .tokenLimit: throw RelayError.tokenLimit
+        case .hostTokenLimit: throw RelayError.hostTokenLimit
+        case .bindingLimit: throw RelayError.bindingLimit
+        case .newTokenRefused: throw RelayError.rateLimited
+        }
+    }
+
+    private func send(body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
         let request = try SendRequest(.relayBody(body), keys: keys)
+        // Such a title makes the signed message one of a register route's (docs/security.md, M3).
+        guard !RegisterRequest.signedSuffixes.contains(where: { request.title == $0 || request.title.hasSuffix("." + $0) }) else {
+            throw .invalidRequest
+        }
         guard let payload = APNsPayload.alert(title: request.title, body: request.body, badge: request.badge,
                                               threadId: request.collapseId, data: request.data)
         else { throw .invalidRequest }
-        let serverId = try await authorize(request.proof, message: request.signedMessage, route: .send)
+        let serverId = try await authorize(request.proof, message: request.signedMessage, route: .send, client: client)
         let expiration = alertExpiration()
         let bundleId = configuration.bundleId
         let rows = try await deliver(request.tokens, kind: .alert, serverId: serverId, environment: request.environment) { token in
@@ -135,7 +162,7 @@ public final class RelayService: Sendable {
         return results(rows)
     }
 
-    private func liveActivity(body: [UInt8]) async throws(RelayError) -> RelayResponse {
+    private func liveActivity(body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
         let request = try LiveActivityRequest(.relayBody(body), keys: keys)
         let push = request.push
         let nowSeconds = clock.nowMilliseconds / 1_000
@@ -143,7 +170,7 @@ public final class RelayService: Sendable {
                                                      contentState: push.contentState.json,
                                                      dismissalDate: push.dismissalDate, staleDate: push.staleDate)
         else { throw .invalidRequest }
-        let serverId = try await authorize(request.proof, message: request.signedMessage, route: .liveActivity)
+        let serverId = try await authorize(request.proof, message: request.signedMessage, route: .liveActivity, client: client)
         let bundleId = configuration.bundleId
         let priority = request.priority
         let rows = try await deliver(push.tokens, kind: .liveActivity, serverId: serverId, environment: request.environment) { token in
@@ -151,7 +178,7 @@ public final class RelayService: Sendable {
         }
         if push.event == .end {
             for row in rows where row.ok {
-                // After an accepted end the activity is over; its binding goes (relay-protocol.md §5).
+                // After an accepted end the activity is over; its binding goes (docs/relay.md "Live Activity").
                 _ = try? await store.removeBinding(token: row.token, kind: .liveActivity, serverId: serverId)
             }
         }
@@ -160,35 +187,40 @@ public final class RelayService: Sendable {
 
     // MARK: - Shared steps
 
-    /// Timestamp, signature, replay and the per-`serverId` limit of a send-type request.
-    private func authorize(_ proof: SignedProof, message: String, route: RelayRoute) async throws(RelayError) -> String {
+    /// Timestamp, signature, replay and the per-`serverId` limit of a send-type request: a
+    /// replay is refused before it can spend the host's budget, and a request the limit refuses
+    /// is not recorded (docs/relay.md "Replay set").
+    private func authorize(_ proof: SignedProof, message: String, route: RelayRoute,
+                           client: String) async throws(RelayError) -> String {
         let now = clock.nowMilliseconds
         try proof.verify(message: message, nowMs: now, skewMs: configuration.timestampSkewMs)
-        switch try await recordReplay(proof.replayKey(route: route.name), route: route) {
-        case .replay: throw .replay
-        case .full: throw .rateLimited
-        case .fresh: break
-        }
-        guard guards.sendByServer.allow(proof.publicKey.serverId, nowMs: now) else { throw .rateLimited }
-        return proof.publicKey.serverId
-    }
-
-    /// Records a replay key. A replay set that cannot answer (the database is down) refuses the
-    /// request with 500 rather than let a possible replay through.
-    private func recordReplay(_ key: String, route: RelayRoute) async throws(RelayError) -> ReplayOutcome {
+        let key = proof.replayKey(skewMs: configuration.timestampSkewMs)
+        let seen: Bool
         do {
-            return try await guards.replay.record(key, nowMs: clock.nowMilliseconds)
+            seen = try await guards.replay.seen(key.digest, nowMs: now)
         } catch {
             logger.error("replay set failed; check the database", ["route": route.name, "error": "\(error)"])
             throw .internalError
         }
+        guard !seen else { throw .replay }
+        guard guards.sendByServer.allow(proof.publicKey.serverId, nowMs: now) else { throw .rateLimited }
+        switch try await recordReplay(key, client: client, route: route) {
+        case .replay: throw .replay
+        case .refused: throw .rateLimited
+        case .fresh: return proof.publicKey.serverId
+        }
     }
 
-    private func forgetReplay(_ key: String) async {
+    /// Records a replay key. A replay set that cannot answer (the database is down) refuses the
+    /// request with 500 rather than let a possible replay through.
+    private func recordReplay(_ key: (digest: ReplayDigest, expiresAtMs: Int64), client: String,
+                              route: RelayRoute) async throws(RelayError) -> ReplayKeyTable.Outcome {
         do {
-            try await guards.replay.forget(key)
+            return try await guards.replay.record(key.digest, expiresAtMs: key.expiresAtMs,
+                                                  client: ClientAddress.group(client), nowMs: clock.nowMilliseconds)
         } catch {
-            logger.warning("could not forget a replay key; a retry of that request counts as a replay", ["error": "\(error)"])
+            logger.error("replay set failed; check the database", ["route": route.name, "error": "\(error)"])
+            throw .internalError
         }
     }
 
@@ -196,6 +228,12 @@ public final class RelayService: Sendable {
         var token: String
         var ok: Bool
         var drop = false
+        /// Why a row is not ok; `nil` when it is.
+        var reason: TokenResultReason?
+
+        static func failed(_ token: String, _ reason: TokenResultReason) -> ResultRow {
+            ResultRow(token: token, ok: false, drop: reason == .dead, reason: reason)
+        }
     }
 
     /// Delivers to every distinct bound token at once (bounded by the in-flight gate), rows in
@@ -205,7 +243,7 @@ public final class RelayService: Sendable {
         let distinct = DeviceToken.distinct(tokens)
         let bound: Set<String>
         do {
-            bound = try await store.boundTokens(distinct, kind: kind, serverId: serverId)
+            bound = try await store.boundTokens(distinct, kind: kind, serverId: serverId, nowMs: clock.nowMilliseconds)
         } catch {
             logger.error("binding store lookup failed; check the database file", ["error": "\(error)"])
             throw .internalError
@@ -220,23 +258,23 @@ public final class RelayService: Sendable {
                     guard let built = try? notification(token) else {
                         // Every field was validated already; a refusal here is a relay bug, not the host's.
                         self.logger.error("could not build an APNs request", ["token": Redact.token(token)])
-                        return (index, ResultRow(token: token, ok: false))
+                        return (index, .failed(token, .refused))
                     }
-                    return (index, await self.deliverOne(built, environment: environment, kind: kind))
+                    return (index, await self.deliverOne(built, environment: environment, kind: kind, serverId: serverId))
                 }
             }
-            var rows = distinct.map { ResultRow(token: $0, ok: false) }
+            var rows = distinct.map { ResultRow.failed($0, .notBound) }
             for await (index, row) in group { rows[index] = row }
             return rows
         }
     }
 
     private func deliverOne(_ notification: APNsNotification, environment: APNsEnvironment,
-                            kind: BindingKind) async -> ResultRow {
+                            kind: BindingKind, serverId: String) async -> ResultRow {
         let token = notification.deviceToken
         guard let outcome = await guards.gate.withPermit({ await self.channel.deliver(notification, environment: environment) }) else {
             metrics.provider(result: "refused", reason: "in_flight_full")
-            return ResultRow(token: token, ok: false)
+            return .failed(token, .transient)
         }
         switch outcome {
         case .delivered:
@@ -244,17 +282,32 @@ public final class RelayService: Sendable {
             return ResultRow(token: token, ok: true)
         case .dead(let reason):
             metrics.provider(result: "dead", reason: reason)
-            logger.info("provider reports a dead token; bindings deleted", ["token": Redact.token(token), "reason": reason])
-            do {
-                try await store.deleteToken(token, kind: kind)
-            } catch {
-                logger.error("could not delete a dead token's bindings", ["token": Redact.token(token), "error": "\(error)"])
-            }
-            return ResultRow(token: token, ok: false, drop: true)
+            await forgetDead(token, kind: kind, serverId: serverId, reason: reason)
+            return .failed(token, .dead)
         case .transient(let reason):
-            metrics.provider(result: "transient", reason: reason)
+            let verdict = TokenResultReason.of(providerReason: reason)
+            metrics.provider(result: verdict == .refused ? "refused" : "transient", reason: reason)
             logger.info("provider did not accept a push; binding kept", ["token": Redact.token(token), "reason": reason])
-            return ResultRow(token: token, ok: false)
+            return .failed(token, verdict)
+        }
+    }
+
+    /// A gone token (410 `Unregistered`) loses every binding; `BadDeviceToken` and
+    /// `DeviceTokenNotForTopic` condemn it only for the sending host, whose unsigned `env` or
+    /// topic may be what is wrong (docs/security.md, M4).
+    private func forgetDead(_ token: String, kind: BindingKind, serverId: String, reason: String) async {
+        let senderOnly = APNsDeadReason.sendingHostOnly.contains(reason)
+        logger.info(senderOnly ? "provider refuses the token for this host; its binding deleted"
+                               : "provider reports a dead token; bindings deleted",
+                    ["token": Redact.token(token), "reason": reason])
+        do {
+            if senderOnly {
+                try await store.removeBinding(token: token, kind: kind, serverId: serverId)
+            } else {
+                try await store.deleteToken(token, kind: kind)
+            }
+        } catch {
+            logger.error("could not delete a dead token's bindings", ["token": Redact.token(token), "error": "\(error)"])
         }
     }
 
@@ -262,6 +315,7 @@ public final class RelayService: Sendable {
         .json(200, ["results": .array(rows.map { row in
             var object = JSONObject([("token", .string(row.token)), ("ok", .bool(row.ok))])
             if row.drop { object["drop"] = true }
+            if let reason = row.reason { object["reason"] = .string(reason.rawValue) }
             return .object(object)
         })])
     }
@@ -274,7 +328,8 @@ public final class RelayService: Sendable {
     private func metricsResponse() async -> RelayResponse {
         let bindings = try? await store.count()
         let replayEntries = try? await guards.replay.keyCount()
-        let text = metrics.render(inFlight: guards.gate.inFlight, replayEntries: replayEntries, bindings: bindings)
+        let text = metrics.render(inFlight: guards.gate.inFlight, replayEntries: replayEntries,
+                                  replayRefusals: guards.replay.refusedAtCeiling, bindings: bindings)
         return RelayResponse(status: 200, body: Array(text.utf8), contentType: "text/plain; version=0.0.4")
     }
 

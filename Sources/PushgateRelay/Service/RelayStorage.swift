@@ -1,25 +1,41 @@
+import PushgateCore
 import PushgateStore
 
 /// The relay's durable state: the binding store (SQLite file, or PostgreSQL when
-/// `DATABASE_URL` is set) and, with PostgreSQL, the replay set every relay instance shares.
+/// `DATABASE_URL` is set) and the replay set, whose keys outlive a restart: in a journal beside
+/// the SQLite file, or in the database every PostgreSQL relay shares.
 ///
-/// - Important: relay-protocol.md §8 (`DATABASE_URL`) and §2 (a shared store shares the replay set).
+/// - Important: docs/relay.md "Settings" (`DATABASE_URL`) and "Replay set".
 struct RelayStorage: Sendable {
     let bindings: any BindingStore
-    /// The shared replay set; `nil` with SQLite, where the service keeps one in memory.
-    let sharedReplay: PostgreSQLReplaySet?
+    let replay: ReplaySet
+    /// The shared replay set's connection, closed with the store.
+    private let sharedReplay: PostgreSQLReplaySet?
+
+    /// Where a SQLite relay keeps its replay keys: beside the database file.
+    static func journalPath(databasePath: String) -> String { databasePath + "-replay" }
 
     /// Opens the store the configuration names, migrating its schema.
-    static func open(_ configuration: RelayConfiguration) async throws -> RelayStorage {
+    static func open(_ configuration: RelayConfiguration, clock: any WallClock, logger: Logger) async throws -> RelayStorage {
+        let ceiling = configuration.maxReplayKeys
         guard let url = configuration.databaseURL else {
-            let bindings = try await SQLiteBindingStore.open(path: configuration.databasePath, maxTokens: configuration.maxTokens)
-            return RelayStorage(bindings: bindings, sharedReplay: nil)
+            let path = configuration.databasePath
+            let bindings = try await SQLiteBindingStore.open(path: path, policy: configuration.bindings)
+            do {
+                let journal = path == SQLiteConnection.memoryPath
+                    ? nil : try ReplayJournal.open(path: journalPath(databasePath: path), nowMs: clock.nowMilliseconds)
+                let replay = ReplaySet(ceiling: ceiling, journal: journal, logger: logger, nowMs: clock.nowMilliseconds)
+                return RelayStorage(bindings: bindings, replay: replay, sharedReplay: nil)
+            } catch {
+                await bindings.close()
+                throw error
+            }
         }
-        let bindings = try await PostgreSQLBindingStore.open(url: url, maxTokens: configuration.maxTokens)
+        let bindings = try await PostgreSQLBindingStore.open(url: url, policy: configuration.bindings)
         do {
-            let replay = try await PostgreSQLReplaySet.open(url: url, ttlMs: configuration.replayMs,
-                                                            maxEntries: configuration.maxReplayEntries)
-            return RelayStorage(bindings: bindings, sharedReplay: replay)
+            let shared = try await PostgreSQLReplaySet.open(url: url)
+            let replay = ReplaySet(ceiling: ceiling, shared: shared, logger: logger, nowMs: clock.nowMilliseconds)
+            return RelayStorage(bindings: bindings, replay: replay, sharedReplay: shared)
         } catch {
             await bindings.close()
             throw error

@@ -1,12 +1,22 @@
 /// What `register` did.
 public enum RegisterOutcome: Sendable, Hashable {
-    /// A new binding for this host; `evicted` older bindings of the token were dropped to
+    /// The token had no binding of this kind; this host's is its first (the token now counts
+    /// against `maxTokens`).
+    case created
+    /// A new binding of a token other hosts hold; `evicted` older bindings were dropped to
     /// stay within ``BindingLimits/hostsPerToken``.
     case added(evicted: Int)
     /// The binding existed; its registration time is now the latest.
     case refreshed
     /// The token is new and the store already holds `maxTokens` tokens; nothing changed.
     case tokenLimit
+    /// This host already holds ``BindingPolicy/maxTokensPerHost`` tokens; nothing changed.
+    case hostTokenLimit
+    /// The token's hosts are all protected, or it gained ``BindingPolicy/newBindingsPerDay``
+    /// new hosts within a day; nothing changed.
+    case bindingLimit
+    /// The token is new and the caller may not add tokens now (`mayAddToken` false).
+    case newTokenRefused
 }
 
 /// What `unregister` did.
@@ -21,14 +31,9 @@ public enum UnregisterOutcome: Sendable, Hashable {
 
 /// Fixed limits of the binding model.
 public enum BindingLimits {
-    /// How many hosts one token may be bound to; registering one more evicts the least
-    /// recently registered binding.
+    /// How many hosts one token may be bound to; a new host beyond evicts the least recently
+    /// refreshed binding unless it is protected (``BindingPolicy/protectMs``).
     ///
-    /// - Important: relay-protocol.md §3 and §10 line 7.
+    /// - Important: docs/relay.md, "Bindings".
     public static let hostsPerToken = 16
-
-    /// How many tokens a store holds when no limit is given.
-    ///
-    /// - Important: relay-protocol.md §8 (`MAX_TOKENS`).
-    public static let defaultMaxTokens = 100_000
 }

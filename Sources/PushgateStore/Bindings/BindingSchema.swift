@@ -1,24 +1,47 @@
-/// The relay database schema, as numbered migrations.
+/// The relay database schema's binding steps, as numbered migrations (``RelaySchema`` puts
+/// them in order with the gateway's).
 enum BindingSchema {
-    static let migrations = [
-        Migration(version: 1, sql: """
-            -- The primary key keeps each token's bindings (at most 16) next to each other, which
-            -- is all eviction needs: the oldest is picked among those rows. A separate
-            -- (token, kind, registered_at) index would double the pages every register writes.
-            CREATE TABLE bindings (
-                token TEXT NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('alert', 'liveactivity')),
-                server_id TEXT NOT NULL,
-                registered_at INTEGER NOT NULL,
-                PRIMARY KEY (token, kind, server_id)
-            ) WITHOUT ROWID;
-            -- Distinct (token, kind) pairs, kept in step with bindings by every write so that
-            -- the maxTokens check and the metrics gauge never scan the table.
-            CREATE TABLE token_count (
-                id INTEGER PRIMARY KEY CHECK (id = 1),
-                tokens INTEGER NOT NULL CHECK (tokens >= 0)
-            );
-            INSERT INTO token_count (id, tokens) VALUES (1, 0);
-            """),
-    ]
+    static let bindings = Migration(version: 1, sql: """
+        -- The primary key keeps each token's bindings (at most 16) next to each other, which
+        -- is all eviction needs: the oldest is picked among those rows. A separate
+        -- (token, kind, registered_at) index would double the pages every register writes.
+        CREATE TABLE bindings (
+            token TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('alert', 'liveactivity')),
+            server_id TEXT NOT NULL,
+            registered_at INTEGER NOT NULL,
+            PRIMARY KEY (token, kind, server_id)
+        ) WITHOUT ROWID;
+        -- Distinct (token, kind) pairs, kept in step with bindings by every write so that
+        -- the maxTokens check and the metrics gauge never scan the table.
+        CREATE TABLE token_count (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            tokens INTEGER NOT NULL CHECK (tokens >= 0)
+        );
+        INSERT INTO token_count (id, tokens) VALUES (1, 0);
+        """)
+
+    /// The caps of docs/relay.md "Bindings": tokens per host and new hosts per token per day.
+    /// `integer`, `text` and `tableOptions` spell the engine's column types and table options.
+    static func quotas(version: Int32, integer: String, text: String, tableOptions: String) -> Migration {
+        Migration(version: version, sql: """
+            -- Bindings per serverId, kept in step by every write (MAX_TOKENS_PER_HOST); a host
+            -- with none has no row.
+            CREATE TABLE host_token_count (
+                server_id \(text) PRIMARY KEY,
+                tokens \(integer) NOT NULL CHECK (tokens >= 0)
+            )\(tableOptions);
+            INSERT INTO host_token_count (server_id, tokens) SELECT server_id, count(*) FROM bindings GROUP BY server_id;
+            -- Each new (token, host) binding, kept a day (NEW_BINDINGS_PER_TOKEN_PER_DAY); a binding
+            -- removed and made again counts twice.
+            CREATE TABLE binding_admissions (
+                token \(text) NOT NULL,
+                kind TEXT NOT NULL,
+                admitted_at \(integer) NOT NULL,
+                server_id \(text) NOT NULL,
+                PRIMARY KEY (token, kind, admitted_at, server_id)
+            )\(tableOptions);
+            CREATE INDEX binding_admissions_age ON binding_admissions (admitted_at);
+            """)
+    }
 }

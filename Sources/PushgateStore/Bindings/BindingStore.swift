@@ -3,28 +3,31 @@
 /// A token is identified by its text and its ``BindingKind``; "tokens" below always means
 /// distinct (token, kind) pairs. Every write is durable when its call returns.
 ///
-/// - Important: binding rules are relay-protocol.md §3 (register/unregister, 16 hosts per
-///   token, `maxTokens`) and §5 (a successful Live Activity `end` removes the binding).
+/// - Important: binding rules are docs/relay.md "Bindings" (register/unregister, 16 hosts per
+///   token, protected bindings, the caps of ``BindingPolicy``, the TTL) and a successful Live
+///   Activity `end` removes the binding.
 public protocol BindingStore: Sendable {
     /// Adds this host's binding of `token`, or refreshes its registration time to `nowMs`.
     ///
     /// A token bound to ``BindingLimits/hostsPerToken`` hosts loses its least recently
-    /// registered binding. A token with no binding of this kind is refused with
-    /// ``RegisterOutcome/tokenLimit`` while the store holds `maxTokens` tokens.
-    func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome
+    /// refreshed binding unless that one is protected. `mayAddToken` false refuses a token the
+    /// store does not hold yet (the caller's per-IP budget of new tokens is spent).
+    func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64,
+                  mayAddToken: Bool) async throws -> RegisterOutcome
 
     /// Removes this host's binding of `token`, and only that one.
     func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome
 
-    /// Which of `tokens` are bound to `serverId`, in one lookup.
-    func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String>
+    /// Which of `tokens` are bound to `serverId` and were refreshed within the TTL, in one lookup.
+    func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String, nowMs: Int64) async throws -> Set<String>
 
-    /// Deletes every binding of a token the provider reported dead.
+    /// Deletes every binding of a token the provider reported gone.
     /// - Returns: how many bindings were deleted.
     @discardableResult
     func deleteToken(_ token: String, kind: BindingKind) async throws -> Int
 
-    /// Removes one binding without the unregister checks (after a successful Live Activity `end`).
+    /// Removes one binding without the unregister checks (after a successful Live Activity
+    /// `end`, or a provider answer that condemns the token for this host only).
     /// - Returns: whether the binding existed.
     @discardableResult
     func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool
@@ -32,6 +35,24 @@ public protocol BindingStore: Sendable {
     /// How many tokens (distinct token and kind pairs) have at least one binding.
     func count() async throws -> Int
 
+    /// Removes, a bounded step at a time, bindings not refreshed within the TTL and day-old
+    /// admissions; returns how many bindings this step removed.
+    @discardableResult
+    func sweep(nowMs: Int64) async throws -> Int
+
+    /// Every binding of `token`, both kinds (the operator's `bindings` command).
+    func bindings(of token: String) async throws -> [BindingRecord]
+
+    /// Deletes every binding of `token`, both kinds; returns how many.
+    func clear(token: String) async throws -> Int
+
     /// Finishes accepted writes, then releases the store; later calls throw.
     func close() async throws
+}
+
+extension BindingStore {
+    /// Registers with room for new tokens.
+    public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
+        try await register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: true)
+    }
 }

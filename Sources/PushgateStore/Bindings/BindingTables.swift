@@ -1,20 +1,34 @@
 /// The binding operations as SQL on one connection, shared by the SQLite and PostgreSQL stores;
 /// the caller provides the write transaction.
+///
+/// - Important: the rules are docs/relay.md, "Bindings": 16 hosts per token, protected
+///   bindings, new hosts per token per day, tokens per host, `maxTokens`.
 enum BindingTables {
-    static func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64,
-                         maxTokens: Int, on connection: some StoreConnection) throws -> RegisterOutcome {
+    static func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64, mayAddToken: Bool,
+                         policy: BindingPolicy, on connection: some StoreConnection) throws -> RegisterOutcome {
         let key = key(token, kind, serverId)
         if try connection.run(BindingSQL.refresh, key + [.integer(nowMs)]) == 1 { return .refreshed }
+        // Every refusal comes before the first change, so a refused register changes nothing.
+        let hostTokens = try connection.integer(BindingSQL.hostTokens, [.text(serverId)]) ?? 0
+        guard hostTokens < Int64(policy.maxTokensPerHost) else { return .hostTokenLimit }
+        let since = nowMs - BindingPolicy.admissionWindowMs
+        let admitted = try connection.integer(BindingSQL.recentAdmissions, self.key(token, kind) + [.integer(since)]) ?? 0
+        guard admitted < Int64(policy.newBindingsPerDay) else { return .bindingLimit }
         let bound = try bindingCount(token: token, kind: kind, on: connection)
-        if bound == 0, try connection.run(BindingSQL.countNewToken, [.integer(Int64(maxTokens))]) == 0 {
-            return .tokenLimit
-        }
-        let evicted = max(0, bound - BindingLimits.hostsPerToken + 1)
-        if evicted > 0 {
-            try connection.run(BindingSQL.evictOldest, self.key(token, kind) + [.integer(Int64(evicted))])
+        var evicted = 0
+        if bound == 0 {
+            guard mayAddToken else { return .newTokenRefused }
+            guard try connection.run(BindingSQL.countNewToken, [.integer(Int64(policy.maxTokens))]) == 1 else { return .tokenLimit }
+        } else if bound >= BindingLimits.hostsPerToken {
+            guard let oldest = try oldestBinding(token: token, kind: kind, on: connection),
+                  oldest.registeredAt <= nowMs - policy.protectMs else { return .bindingLimit }
+            try deleteRow(token: token, kind: kind, serverId: oldest.serverId, on: connection)
+            evicted = 1
         }
         try connection.run(BindingSQL.insert, key + [.integer(nowMs)])
-        return .added(evicted: evicted)
+        try connection.run(BindingSQL.countHostToken, [.text(serverId)])
+        try connection.run(BindingSQL.admit, key + [.integer(nowMs)])
+        return bound == 0 ? .created : .added(evicted: evicted)
     }
 
     static func unregister(token: String, kind: BindingKind, serverId: String,
@@ -25,20 +39,22 @@ enum BindingTables {
 
     static func removeBinding(token: String, kind: BindingKind, serverId: String,
                               on connection: some StoreConnection) throws -> Bool {
-        let removed = try connection.run(BindingSQL.deleteBinding, key(token, kind, serverId)) == 1
-        if removed, try bindingCount(token: token, kind: kind, on: connection) == 0 {
+        guard try deleteRow(token: token, kind: kind, serverId: serverId, on: connection) else { return false }
+        if try bindingCount(token: token, kind: kind, on: connection) == 0 {
             try adjustTokenCount(by: -1, on: connection)
         }
-        return removed
+        return true
     }
 
     static func deleteToken(_ token: String, kind: BindingKind, on connection: some StoreConnection) throws -> Int {
+        let servers = try connection.texts(BindingSQL.serversOfToken, key(token, kind))
         let deleted = try connection.run(BindingSQL.deleteToken, key(token, kind))
+        for server in servers { try uncountHost(server, on: connection) }
         if deleted > 0 { try adjustTokenCount(by: -1, on: connection) }
         return deleted
     }
 
-    static func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String,
+    static func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String, refreshedSince: Int64,
                             on connection: some StoreConnection) throws -> Set<String> {
         let distinct = Array(Set(tokens))
         let chunkSize = BindingSQL.lookupSlots.last ?? 1
@@ -48,7 +64,7 @@ enum BindingTables {
             let slots = BindingSQL.lookupSlots.first { $0 >= chunk.count } ?? chunkSize
             // Unused slots are NULL, which matches no token.
             let padding = [SQLValue](repeating: .null, count: slots - chunk.count)
-            let parameters = [.text(kind.rawValue), .text(serverId)] + chunk.map { SQLValue.text($0) } + padding
+            let parameters = [.text(kind.rawValue), .text(serverId), .integer(refreshedSince)] + chunk.map { SQLValue.text($0) } + padding
             bound.formUnion(try connection.texts(BindingSQL.lookup(slots: slots), parameters))
         }
         return bound
@@ -56,6 +72,62 @@ enum BindingTables {
 
     static func tokenCount(on connection: some StoreConnection) throws -> Int {
         Int(try connection.integer(BindingSQL.readTokenCount, []) ?? 0)
+    }
+
+    /// Every binding of `token`, both kinds.
+    static func bindings(of token: String, on connection: some StoreConnection) throws -> [BindingRecord] {
+        try connection.texts(BindingSQL.listToken, [.text(token)]).compactMap { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+            guard fields.count == 3, let kind = BindingKind(rawValue: String(fields[0])), let at = Int64(fields[2]) else { return nil }
+            return BindingRecord(token: token, kind: kind, serverId: String(fields[1]), registeredAt: at)
+        }
+    }
+
+    /// One step of the sweep: looks at up to `limit` bindings after `cursor` and removes those
+    /// refreshed before `refreshedSince`; returns where the next step starts (`nil`: the end of
+    /// the table, start over) and how many it removed. Also drops admissions older than a day.
+    static func sweep(after cursor: BindingRecord.Key?, limit: Int, refreshedSince: Int64, nowMs: Int64,
+                      on connection: some StoreConnection) throws -> (next: BindingRecord.Key?, removed: Int) {
+        try connection.run(BindingSQL.purgeAdmissions, [.integer(nowMs - BindingPolicy.admissionWindowMs)])
+        let start = cursor ?? BindingRecord.Key(token: "", kind: "", serverId: "")
+        let rows = try connection.texts(BindingSQL.sweep, [.text(start.token), .text(start.kind), .text(start.serverId),
+                                                           .integer(Int64(limit))])
+        var removed = 0
+        var last: BindingRecord.Key?
+        for line in rows {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4, let at = Int64(fields[3]) else { continue }
+            last = BindingRecord.Key(token: fields[0], kind: fields[1], serverId: fields[2])
+            guard at < refreshedSince, let kind = BindingKind(rawValue: fields[1]) else { continue }
+            if try removeBinding(token: fields[0], kind: kind, serverId: fields[2], on: connection) { removed += 1 }
+        }
+        return (rows.count < limit ? nil : last, removed)
+    }
+
+    /// Deletes every binding of `token`, both kinds (the operator's reset); returns how many.
+    static func clear(_ token: String, on connection: some StoreConnection) throws -> Int {
+        try BindingKind.allCases.reduce(0) { total, kind in total + (try deleteToken(token, kind: kind, on: connection)) }
+    }
+
+    private static func oldestBinding(token: String, kind: BindingKind,
+                                      on connection: some StoreConnection) throws -> (registeredAt: Int64, serverId: String)? {
+        guard let line = try connection.texts(BindingSQL.oldest, key(token, kind)).first,
+              let space = line.firstIndex(of: " "), let at = Int64(line[..<space]) else { return nil }
+        return (at, String(line[line.index(after: space)...]))
+    }
+
+    /// Deletes one binding row and uncounts it from its host; the token count is the caller's.
+    @discardableResult
+    private static func deleteRow(token: String, kind: BindingKind, serverId: String,
+                                  on connection: some StoreConnection) throws -> Bool {
+        guard try connection.run(BindingSQL.deleteBinding, key(token, kind, serverId)) == 1 else { return false }
+        try uncountHost(serverId, on: connection)
+        return true
+    }
+
+    private static func uncountHost(_ serverId: String, on connection: some StoreConnection) throws {
+        try connection.run(BindingSQL.uncountHostToken, [.text(serverId)])
+        try connection.run(BindingSQL.dropIdleHost, [.text(serverId)])
     }
 
     private static func bindingCount(token: String, kind: BindingKind, on connection: some StoreConnection) throws -> Int {

@@ -8,24 +8,30 @@ public final class GroupCommittedBindings<Connection: StoreConnection>: BindingS
     private let readers: [ConnectionWorker<Connection>]
     private let nextReader = Atomic<Int>(0)
     private let commits: GroupCommitQueue<Connection>
-    private let maxTokens: Int
+    private let policy: BindingPolicy
+    /// Where the next TTL sweep step starts; `nil` at the start of the table.
+    private let sweepCursor = Mutex<BindingRecord.Key?>(nil)
 
-    init(writer: ConnectionWorker<Connection>, readers: [ConnectionWorker<Connection>], maxTokens: Int) {
+    /// Bindings one sweep step looks at: a short transaction, so registers wait little.
+    static var sweepStep: Int { 1_000 }
+
+    init(writer: ConnectionWorker<Connection>, readers: [ConnectionWorker<Connection>], policy: BindingPolicy) {
         precondition(!readers.isEmpty, "at least one reader")
         self.writer = writer
         self.readers = readers
         self.commits = GroupCommitQueue(worker: writer)
-        self.maxTokens = maxTokens
+        self.policy = policy
     }
 
     /// Write transactions committed so far (each may hold many writes), for tests and metrics.
     public var commitCount: Int { commits.commitCount }
 
-    public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
-        let maxTokens = maxTokens
+    public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64,
+                         mayAddToken: Bool) async throws -> RegisterOutcome {
+        let policy = policy
         return try await commits.submit { connection in
-            try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs,
-                                       maxTokens: maxTokens, on: connection)
+            try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: mayAddToken,
+                                       policy: policy, on: connection)
         }
     }
 
@@ -35,9 +41,10 @@ public final class GroupCommittedBindings<Connection: StoreConnection>: BindingS
         }
     }
 
-    public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String) async throws -> Set<String> {
-        try await reader().run { connection in
-            try BindingTables.boundTokens(tokens, kind: kind, serverId: serverId, on: connection)
+    public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String, nowMs: Int64) async throws -> Set<String> {
+        let since = nowMs - policy.ttlMs
+        return try await reader().run { connection in
+            try BindingTables.boundTokens(tokens, kind: kind, serverId: serverId, refreshedSince: since, on: connection)
         }
     }
 
@@ -55,6 +62,25 @@ public final class GroupCommittedBindings<Connection: StoreConnection>: BindingS
 
     public func count() async throws -> Int {
         try await reader().run { connection in try BindingTables.tokenCount(on: connection) }
+    }
+
+    @discardableResult
+    public func sweep(nowMs: Int64) async throws -> Int {
+        let (since, cursor) = (nowMs - policy.ttlMs, sweepCursor.withLock { $0 })
+        let step = try await commits.submit { connection in
+            try BindingTables.sweep(after: cursor, limit: Self.sweepStep, refreshedSince: since, nowMs: nowMs, on: connection)
+        }
+        // Moved on only after the commit: a step that failed is tried again from the same place.
+        sweepCursor.withLock { $0 = step.next }
+        return step.removed
+    }
+
+    public func bindings(of token: String) async throws -> [BindingRecord] {
+        try await reader().run { connection in try BindingTables.bindings(of: token, on: connection) }
+    }
+
+    public func clear(token: String) async throws -> Int {
+        try await commits.submit { connection in try BindingTables.clear(token, on: connection) }
     }
 
     /// Answers every write already accepted, then closes every connection; later calls throw

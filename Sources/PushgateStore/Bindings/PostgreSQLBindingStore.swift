@@ -13,13 +13,12 @@ extension GroupCommittedBindings where Connection == PostgreSQLConnection {
     public static var applicationName: String { "pushgate-bindings" }
 
     /// Connects to `url`, migrating the schema, with one writer and `readers` reader connections.
-    /// - Parameter maxTokens: how many distinct (token, kind) pairs may be bound at once, over
-    ///   every relay instance sharing the database.
+    /// - Parameter policy: the caps every register enforces; `maxTokens` counts over every relay
+    ///   instance sharing the database.
     /// - Throws: ``PostgreSQLError`` (the password never appears in it), ``MigrationError``
     ///   (a database from a newer build).
-    public static func open(url: PostgreSQLURL, maxTokens: Int = BindingLimits.defaultMaxTokens,
+    public static func open(url: PostgreSQLURL, policy: BindingPolicy = BindingPolicy(),
                             readers readerCount: Int = 2) async throws -> PostgreSQLBindingStore {
-        precondition(maxTokens >= 0, "maxTokens must not be negative")
         precondition(readerCount > 0, "at least one reader connection")
         let writer = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.writer")
         try await writer.open {
@@ -42,7 +41,7 @@ extension GroupCommittedBindings where Connection == PostgreSQLConnection {
             }
             readers.append(reader)
         }
-        return PostgreSQLBindingStore(writer: writer, readers: readers, maxTokens: maxTokens)
+        return PostgreSQLBindingStore(writer: writer, readers: readers, policy: policy)
     }
 
     /// An acknowledged register must be on disk: a server or role configured with

@@ -8,11 +8,10 @@ public typealias SQLiteBindingStore = GroupCommittedBindings<SQLiteConnection>
 
 extension GroupCommittedBindings where Connection == SQLiteConnection {
     /// Opens the store at `path` (its directory is created, mode 0700), migrating the schema.
-    /// - Parameter maxTokens: how many distinct (token, kind) pairs may be bound at once.
+    /// - Parameter policy: the caps every register enforces.
     /// - Throws: ``SQLiteError``, ``MigrationError`` (a database from a newer build),
     ///   ``DatabaseDirectory/CreationError``.
-    public static func open(path: String, maxTokens: Int = BindingLimits.defaultMaxTokens) async throws -> SQLiteBindingStore {
-        precondition(maxTokens >= 0, "maxTokens must not be negative")
+    public static func open(path: String, policy: BindingPolicy = BindingPolicy()) async throws -> SQLiteBindingStore {
         let writer = ConnectionWorker<SQLiteConnection>(label: "pushgate.store.writer")
         try await writer.open {
             try DatabaseDirectory.prepare(for: path)
@@ -22,10 +21,10 @@ extension GroupCommittedBindings where Connection == SQLiteConnection {
         }
         // A second connection to ":memory:" would be another, empty database.
         guard path != SQLiteConnection.memoryPath else {
-            return SQLiteBindingStore(writer: writer, readers: [writer], maxTokens: maxTokens)
+            return SQLiteBindingStore(writer: writer, readers: [writer], policy: policy)
         }
         let reader = ConnectionWorker<SQLiteConnection>(label: "pushgate.store.reader")
         try await reader.open { try SQLiteConnection(path: path, access: .readOnly) }
-        return SQLiteBindingStore(writer: writer, readers: [reader], maxTokens: maxTokens)
+        return SQLiteBindingStore(writer: writer, readers: [reader], policy: policy)
     }
 }

@@ -5,9 +5,6 @@ enum PostgreSQLSchema {
     /// binding rules (read the count, then insert or evict) run one transaction at a time across
     /// all relay instances, as under SQLite's single writer.
     static let bindingsLockKey: Int64 = 0x7075_7368_6761_0001
-    /// Taken first by every replay-set write transaction; apart from the bindings lock so that
-    /// neither waits for the other's commit.
-    static let replayLockKey: Int64 = 0x7075_7368_6761_0002
 
     static let migrations = [
         // The shape of SQLite's migration 1 (BindingSchema). "C" collation compares bytes as
@@ -47,6 +44,14 @@ enum PostgreSQLSchema {
         Migration(version: 3, sql: GatewaySchema.tables + """
 
             ALTER TABLE push_devices ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY;
+            """),
+        // The binding quotas (SQLite's migration 3), and a replay set that no longer counts its
+        // rows: keys are inserted with ON CONFLICT DO NOTHING and purged by their expiry
+        // (docs/store.md, "Replay set").
+        Migration(version: 4, sql: BindingSchema.quotas(version: 4, integer: "BIGINT", text: "TEXT COLLATE \"C\"",
+                                                        tableOptions: "").sql + """
+
+            DROP TABLE replay_count;
             """),
     ]
 

@@ -1,75 +1,61 @@
-import PushgateCore
-
-/// The replay set in PostgreSQL, shared by every relay instance on the database.
+/// The replay keys in PostgreSQL, shared by every relay instance on the database.
 ///
-/// Records, forgets and purges are group-committed on one connection; each transaction first
-/// takes the replay advisory lock, so "is the key there, is there room, insert" runs one
-/// transaction at a time across instances and a key accepted by one instance is a replay at
-/// every other. Rows hold the SHA-256 of the key (no signature at rest, fixed size).
+/// Each call is one autocommitted statement on the set's own connection: an insert with
+/// `ON CONFLICT DO NOTHING` tells which instance recorded a key first, with no count row and no
+/// advisory lock for instances to queue on. Rows hold a 16-byte digest of the key (no signature
+/// at rest) and are purged by their own expiry.
 ///
 /// Commits run with `synchronous_commit = off`: a committed key is visible to every instance at
-/// once; a crash of the database server may forget the keys of the last fraction of a second
-/// (the in-memory set forgets all of them at every relay restart).
+/// once; a crash of the database server may forget the keys of the last fraction of a second.
 ///
-/// - Important: relay-protocol.md §2 (replay, `maxReplayEntries`, shared store).
+/// - Important: docs/relay.md, "Replay set".
 public final class PostgreSQLReplaySet: ReplayKeyStore {
     private let worker: ConnectionWorker<PostgreSQLConnection>
-    private let commits: GroupCommitQueue<PostgreSQLConnection>
-    private let ttlMs: Int64
-    private let maxEntries: Int
 
     /// Shown in `pg_stat_activity` for the set's connection.
     public static let applicationName = "pushgate-replay"
 
-    private init(worker: ConnectionWorker<PostgreSQLConnection>, ttlMs: Int64, maxEntries: Int) {
-        self.worker = worker
-        self.commits = GroupCommitQueue(worker: worker)
-        self.ttlMs = ttlMs
-        self.maxEntries = maxEntries
-    }
+    private init(worker: ConnectionWorker<PostgreSQLConnection>) { self.worker = worker }
 
     /// Connects to `url`, migrating the schema.
-    /// - Parameters:
-    ///   - ttlMs: how long a key lives (`replayMs`).
-    ///   - maxEntries: how many keys all instances together may hold (`maxReplayEntries`).
     /// - Throws: ``PostgreSQLError`` (the password never appears in it), ``MigrationError``.
-    public static func open(url: PostgreSQLURL, ttlMs: Int64, maxEntries: Int) async throws -> PostgreSQLReplaySet {
-        precondition(ttlMs > 0 && maxEntries > 0, "replay keys need a positive time to live and room")
+    public static func open(url: PostgreSQLURL) async throws -> PostgreSQLReplaySet {
         let worker = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.replay")
         try await worker.open {
             try PostgreSQLSchema.migrate(url: url, applicationName: applicationName)
             return try PostgreSQLConnection(url: url, session: .init(
-                writeLockKey: PostgreSQLSchema.replayLockKey, setup: ["SET synchronous_commit = off"],
-                applicationName: applicationName))
+                writeLockKey: nil, setup: ["SET synchronous_commit = off"], applicationName: applicationName))
         }
-        return PostgreSQLReplaySet(worker: worker, ttlMs: ttlMs, maxEntries: maxEntries)
+        return PostgreSQLReplaySet(worker: worker)
     }
 
-    public func record(_ key: String, nowMs: Int64) async throws -> ReplayOutcome {
-        let (digest, ttlMs, maxEntries) = (Self.digest(key), ttlMs, maxEntries)
-        return try await commits.submit { connection in
-            try ReplayTables.record(digest, nowMs: nowMs, ttlMs: ttlMs, maxEntries: maxEntries, on: connection)
+    public func contains(_ digest: ReplayDigest, nowMs: Int64) async throws -> Bool {
+        let key = digest.text
+        return try await worker.run { connection in
+            try connection.integer(ReplaySQL.contains, [.text(key), .integer(nowMs)]) ?? 0 > 0
         }
     }
 
-    public func forget(_ key: String) async throws {
-        let digest = Self.digest(key)
-        try await commits.submit { connection in try ReplayTables.forget(digest, on: connection) }
+    public func insert(_ digest: ReplayDigest, expiresAtMs: Int64) async throws -> Bool {
+        let key = digest.text
+        return try await worker.run { connection in
+            try connection.run(ReplaySQL.insert, [.text(key), .integer(expiresAtMs)]) == 1
+        }
+    }
+
+    public func forget(_ digest: ReplayDigest) async throws {
+        let key = digest.text
+        try await worker.run { connection in _ = try connection.run(ReplaySQL.forget, [.text(key)]) }
     }
 
     public func purge(nowMs: Int64) async throws {
-        try await commits.submit { connection in try ReplayTables.purge(nowMs: nowMs, on: connection) }
+        try await worker.run { connection in _ = try connection.run(ReplaySQL.purge, [.integer(nowMs)]) }
     }
 
     public func keyCount() async throws -> Int {
-        try await worker.run { connection in try ReplayTables.count(on: connection) }
+        try await worker.run { connection in Int(try connection.integer(ReplaySQL.count, []) ?? 0) }
     }
 
-    /// Answers every accepted call, then closes the connection; later calls throw ``StoreClosedError``.
-    public func close() async {
-        await commits.close()
-        await worker.close()
-    }
-
-    private static func digest(_ key: String) -> String { Base64URL.encode(SHA256.hash(Array(key.utf8))) }
+    /// Closes the connection; later calls throw ``StoreClosedError``.
+    public func close() async { await worker.close() }
 }

@@ -1,25 +1,18 @@
-/// What recording a replay key found.
-public enum ReplayOutcome: Sendable, Equatable {
-    /// First sighting (or the earlier one expired); the key is now remembered.
-    case fresh
-    /// Seen before, within the time to live.
-    case replay
-    /// No room for another key.
-    case full
-}
-
-/// Where the relay remembers the keys of the requests it accepted, so that a captured request
-/// cannot be used twice.
+/// The replay keys every relay instance on one PostgreSQL database shares, so a request one
+/// instance accepted is a replay at every other.
 ///
-/// - Important: relay-protocol.md §2 (replay): keys live `replayMs`; at `maxReplayEntries` live
-///   keys a new key is refused; with a shared store (PostgreSQL) every relay instance sees
-///   every other's keys.
+/// - Important: docs/relay.md "Replay set": a key lives until its request's
+///   `ts + TIMESTAMP_SKEW_MS + 1 s`, so it outlives the request's freshness.
 public protocol ReplayKeyStore: Sendable {
-    /// Records `key` if it is new (or its earlier sighting expired) and there is room.
-    func record(_ key: String, nowMs: Int64) async throws -> ReplayOutcome
+    /// Whether a live key `digest` is held.
+    func contains(_ digest: ReplayDigest, nowMs: Int64) async throws -> Bool
 
-    /// Forgets `key`, so a request whose work failed can be retried with the same signature.
-    func forget(_ key: String) async throws
+    /// Inserts `digest`; `false` when it was there already (another instance, or a concurrent
+    /// request, recorded it first).
+    func insert(_ digest: ReplayDigest, expiresAtMs: Int64) async throws -> Bool
+
+    /// Forgets `digest`, so a request whose work failed can be retried with the same signature.
+    func forget(_ digest: ReplayDigest) async throws
 
     /// Drops the keys expired at `nowMs`.
     func purge(nowMs: Int64) async throws
