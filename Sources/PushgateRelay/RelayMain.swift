@@ -7,6 +7,9 @@ public enum RelayMain {
     /// Runs the relay until SIGTERM or SIGINT; returns the exit status (0 after a clean stop,
     /// 2 for invalid configuration, 1 when start-up fails).
     public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        if arguments.first == "bindings" {
+            return await BindingsCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
+        }
         let logger = Logger(component: "relay", minimumLevel: Logger.levelFromEnvironment(environment))
         let configuration: RelayConfiguration
         do {
