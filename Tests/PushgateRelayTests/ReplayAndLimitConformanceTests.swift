@@ -64,6 +64,19 @@ import PushgateProviders
         await harness.stop()
     }
 
+    @Test func aSendThePerServerLimitRefusedIsNotRecorded() async throws {
+        let harness = try await RelayHarness(settings: ["SERVER_SEND_LIMIT_PER_MINUTE": "1"])
+        let host = harness.host()
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        #expect(try await host.send(tokens: [token], title: "first").status == 200)
+        let second = try RelayRequestSigner(key: host.key).send(tokens: [token], title: "second", ts: harness.clock.nowMilliseconds)
+        #expect(try await host.post("send", second).errorCode == "rate_limited")
+        harness.clock.advance(milliseconds: 60_000)
+        #expect(try await host.post("send", second).results.map(\.ok) == [true], "the refused request may come again")
+        await harness.stop()
+    }
+
     @Test func oneSignatureIsOneKeyOnEveryRoute() async throws {
         let harness = try await RelayHarness()
         let host = harness.host()

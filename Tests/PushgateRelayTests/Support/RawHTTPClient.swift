@@ -55,12 +55,26 @@ final class RawHTTPClient: Sendable {
 
     private let fd: Int32
 
-    /// Connects to `127.0.0.1:port`; reads give up after `receiveTimeoutSeconds` of silence.
-    init(port: UInt16, receiveTimeoutSeconds: Int = 10) throws {
+    /// Connects to `127.0.0.1:port` from `source` (any loopback address, so one test can be many
+    /// clients); reads give up after `receiveTimeoutSeconds` of silence.
+    init(port: UInt16, source: String? = nil, receiveTimeoutSeconds: Int = 10) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.socket(operation: "socket", errno: errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw Failure.socket(operation: "bind \(source)", errno: code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

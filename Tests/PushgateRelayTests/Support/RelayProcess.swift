@@ -47,6 +47,16 @@ final class RelayProcess: Sendable {
         }
     }
 
+    /// Reads standard output to its end (the process exited or closed it).
+    func standardOutput() -> String {
+        var lines: [String] = []
+        _ = readLine(stdoutFD) { line in
+            lines.append(line)
+            return false
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
     /// Reads standard error until a line contains `text`; `nil` if the process closed it first.
     @discardableResult
     func waitForLog(_ text: String) -> String? { readLine(stderrFD) { $0.contains(text) } }
