@@ -15,67 +15,63 @@ import Testing
     static let beforeReasons: Comment = "the relay does not answer per-token reasons yet (issue 16 item 1)"
 
     @Test func registrationOlderThanThirtyDaysIsRefreshedBeforeTheSend() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.register(token)
-        #expect(harness.relayCount("register") == 1)
-        // The clock alone: the scheduler's jobs are not due to run.
-        harness.clock.advance(milliseconds: RelayRegistrations.refreshAfterMs - 1)
-        #expect(try await harness.event("error", "s1")["accepted"] == 1)
-        #expect(harness.relayCount("register") == 1, "not 30 days old yet")
-        harness.clock.advance(milliseconds: 1)
-        #expect(try await harness.event("error", "s2")["accepted"] == 1)
-        #expect(harness.relayCount("register") == 2, "refreshed before the send")
-        #expect(try await harness.event("error", "s3")["accepted"] == 1)
-        #expect(harness.relayCount("register") == 2)
-        #expect(harness.payloads(token).count == 3)
-        await harness.stop()
+        try await HostHarness.with(hostEnvironment: Self.noTicks) { harness, token in
+            try await harness.register(token)
+            #expect(harness.relayCount("register") == 1)
+            // The clock alone: the scheduler's jobs are not due to run.
+            harness.clock.advance(milliseconds: RelayRegistrations.refreshAfterMs - 1)
+            #expect(try await harness.event("error", "s1")["accepted"] == 1)
+            #expect(harness.relayCount("register") == 1, "not 30 days old yet")
+            harness.clock.advance(milliseconds: 1)
+            #expect(try await harness.event("error", "s2")["accepted"] == 1)
+            #expect(harness.relayCount("register") == 2, "refreshed before the send")
+            #expect(try await harness.event("error", "s3")["accepted"] == 1)
+            #expect(harness.relayCount("register") == 2)
+            #expect(harness.payloads(token).count == 3)
+        }
     }
 
     @Test func phoneRegisteringAgainRestoresABindingRemovedBehindTheHostsBack() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.register(token)
-        try await harness.unbindBehindTheHostsBack(token)
-        try await harness.register(token)
-        #expect(harness.relayCount("register") == 2)
-        #expect(try await harness.event("error", "s1")["accepted"] == 1)
-        #expect(harness.payloads(token).count == 1)
-        await harness.stop()
+        try await HostHarness.with(hostEnvironment: Self.noTicks) { harness, token in
+            try await harness.register(token)
+            try await harness.unbindBehindTheHostsBack(token)
+            try await harness.register(token)
+            #expect(harness.relayCount("register") == 2)
+            #expect(try await harness.event("error", "s1")["accepted"] == 1)
+            #expect(harness.payloads(token).count == 1)
+        }
     }
 
     @Test func bindingRemovedBehindTheHostsBackIsRepairedAndThePushArrives() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.register(token)
-        try await harness.unbindBehindTheHostsBack(token)
-        let answersReasons = try await harness.relayAnswersReasons()
-        let result = try await harness.event("error", "s1")
-        withKnownIssue(Self.beforeReasons) {
-            #expect(result["accepted"] == 1)
-            #expect(harness.payloads(token).count == 1)
-            #expect(harness.relayCount("register") == 2)
-        } when: {
-            !answersReasons
+        try await HostHarness.with(hostEnvironment: Self.noTicks) { harness, token in
+            try await harness.register(token)
+            try await harness.unbindBehindTheHostsBack(token)
+            let answersReasons = try await harness.relayAnswersReasons()
+            let result = try await harness.event("error", "s1")
+            withKnownIssue(Self.beforeReasons) {
+                #expect(result["accepted"] == 1)
+                #expect(harness.payloads(token).count == 1)
+                #expect(harness.relayCount("register") == 2)
+            } when: {
+                !answersReasons
+            }
         }
-        await harness.stop()
     }
 
     @Test func liveActivityBindingRemovedBehindTheHostsBackIsRepairedAndThePushArrives() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let token = TestToken.make()
-        try await harness.registerActivity(token, activity: "act-1", session: "s1",
-                                           items: [activityRow("s1", "Build", "working", startedAt: 1_764_669_000)])
-        try await harness.unbindBehindTheHostsBack(token, liveActivity: true)
-        let answersReasons = try await harness.relayAnswersReasons()
-        let answer = try await harness.state("s1", "idle")
-        withKnownIssue(Self.beforeReasons) {
-            #expect(answer["accepted"] == 1)
-            #expect(harness.activityPushes(token).map { $0.payload?["aps"]?["event"] } == ["end"])
-            #expect(harness.relayCount("register-la") == 2)
-        } when: {
-            !answersReasons
+        try await HostHarness.with(hostEnvironment: Self.noTicks) { harness, token in
+            try await harness.registerActivity(token, activity: "act-1", session: "s1",
+                                               items: [activityRow("s1", "Build", "working", startedAt: 1_764_669_000)])
+            try await harness.unbindBehindTheHostsBack(token, liveActivity: true)
+            let answersReasons = try await harness.relayAnswersReasons()
+            let answer = try await harness.state("s1", "idle")
+            withKnownIssue(Self.beforeReasons) {
+                #expect(answer["accepted"] == 1)
+                #expect(harness.activityPushes(token).map { $0.payload?["aps"]?["event"] } == ["end"])
+                #expect(harness.relayCount("register-la") == 2)
+            } when: {
+                !answersReasons
+            }
         }
-        await harness.stop()
     }
 }
