@@ -22,7 +22,7 @@ final class RegistrationHolds: Sendable {
         let now = clock.nowMilliseconds
         return holds.withLock { holds in
             guard !holds.isEmpty else { return [] }
-            return Set(tokens.filter { (holds[$0] ?? now) > now })
+            return Set(tokens.filter { token in holds[token].map { $0 > now } ?? false })
         }
     }
 

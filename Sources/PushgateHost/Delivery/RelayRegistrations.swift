@@ -139,7 +139,7 @@ struct RelayRegistrations: Sendable {
 
     /// Per token of a send-type request: the relay's row, or `failed` when the relay refused
     /// the request or did not answer (`reply` nil).
-    static func outcomes(_ tokens: [String], _ reply: RelayReply?) -> [String: TokenOutcome] {
+    private static func outcomes(_ tokens: [String], _ reply: RelayReply?) -> [String: TokenOutcome] {
         var outcomes = Dictionary(tokens.map { ($0, TokenOutcome.failed) }, uniquingKeysWith: { first, _ in first })
         guard let reply, reply.isSuccess else { return outcomes }
         for row in reply.results where outcomes[row.token] != nil {

@@ -34,10 +34,11 @@ public struct RelayLiveActivityTransport: LiveActivityTransport {
 
     public func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome] {
         await registrations.deliver(push.tokens) { tokens in
-            // The same push for fewer tokens (a retry after a repair) is as valid as the whole one.
-            guard let narrowed = try? LiveActivityPush(tokens: tokens, event: push.event, contentState: push.contentState,
-                                                       dismissalDate: push.dismissalDate, staleDate: push.staleDate) else { return nil }
-            return await send(narrowed, environment: environment, priority: priority)
+            guard tokens != push.tokens else { return await send(push, environment: environment, priority: priority) }
+            // A retry after a repair: the same push for fewer tokens, as valid as the whole one.
+            guard let retry = try? LiveActivityPush(tokens: tokens, event: push.event, contentState: push.contentState,
+                                                    dismissalDate: push.dismissalDate, staleDate: push.staleDate) else { return nil }
+            return await send(retry, environment: environment, priority: priority)
         }
     }
 
