@@ -45,8 +45,9 @@ public final class HostService: Sendable {
         case .relay:
             if let url = settings.relayURL {
                 let client = SignedRelayClient(baseURL: url, key: settings.signingKey, clock: scheduler.clock, eventLoop: eventLoop)
-                relay = RelayTransport(client: client, store: store, logger: logger)
-                liveActivityTransport = RelayLiveActivityTransport(client: client, store: store, logger: logger)
+                relay = RelayTransport(client: client, store: store, clock: scheduler.clock, logger: logger)
+                liveActivityTransport = RelayLiveActivityTransport(client: client, store: store, clock: scheduler.clock,
+                                                                   logger: logger)
             } else {
                 logger.warning("PUSHGATE_PUSH_RELAY_URL is not set; iOS pushes cannot leave this host until it is")
             }
@@ -152,10 +153,11 @@ public final class HostService: Sendable {
 
     // MARK: Tokens and badge
 
-    /// Stores or refreshes an alert token; in relay mode it is registered now (and again before a send if that fails).
+    /// Stores or refreshes an alert token; in relay mode it is registered now, cached or not (a
+    /// phone's registration refreshes its binding), and again before a send if that fails.
     public func registerAlertToken(_ token: AlertToken) async throws {
         try await store.upsertAlertToken(token)
-        if let relay { _ = await relay.prepare([token.token]) }
+        await relay?.bind(token.token)
     }
 
     /// Forgets an alert token locally and unbinds it on the relay.

@@ -66,11 +66,15 @@ import Testing
         let clock = ManualClock()
         let store = try HostStore(path: path, clock: clock)
         func registered(_ relay: String, _ tokens: [String], _ kind: String = "alert") async throws -> Set<String> {
-            try await store.registeredTokens(relayURL: relay, tokens: tokens, kind: kind)
+            Set(try await store.registrationTimes(relayURL: relay, tokens: tokens, kind: kind).keys)
         }
         try await store.markRegistered(relayURL: "http://a", token: "t1", kind: "alert")
         #expect(try await registered("http://a", ["t1", "t2"]) == ["t1"])  // read from the table
+        let firstMs = clock.nowMilliseconds
+        clock.advance(milliseconds: 5)
         try await store.markRegistered(relayURL: "http://a", token: "t2", kind: "alert")
+        #expect(try await store.registrationTimes(relayURL: "http://a", tokens: ["t1", "t2"], kind: "alert")
+                == ["t1": firstMs, "t2": firstMs + 5], "each registration keeps its own time")
         try await store.markRegistered(relayURL: "http://a", token: "t2", kind: "liveactivity")
         try await store.markRegistered(relayURL: "http://b", token: "t3", kind: "alert")
         #expect(try await registered("http://a", ["t1", "t2", "t3"]) == ["t1", "t2"])
@@ -89,8 +93,9 @@ import Testing
         #expect(try await registered("http://b", ["t3"]) == ["t3"])
 
         let reopened = try HostStore(path: path, clock: clock)
-        #expect(try await reopened.registeredTokens(relayURL: "http://b", tokens: ["t1", "t2", "t3"], kind: "alert") == ["t3"])
-        #expect(try await reopened.registeredTokens(relayURL: "http://a", tokens: ["t1", "t2"], kind: "liveactivity").isEmpty)
+        #expect(try await reopened.registrationTimes(relayURL: "http://b", tokens: ["t1", "t2", "t3"], kind: "alert")
+                == ["t3": firstMs + 5])
+        #expect(try await reopened.registrationTimes(relayURL: "http://a", tokens: ["t1", "t2"], kind: "liveactivity").isEmpty)
         try await store.clearRegistrations(except: nil)
         #expect(try await registered("http://b", ["t3"]).isEmpty)
     }

@@ -77,8 +77,8 @@ public final class LiveActivityEngine: Sendable {
 
     // MARK: Phone-facing
 
-    /// Stores or refreshes a token; registers it on the relay and unregisters the token it
-    /// replaced and those evicted.
+    /// Stores or refreshes a token; registers it on the relay (always: the phone's registration
+    /// refreshes the binding) and unregisters the token it replaced and those evicted.
     public func register(_ registration: LiveActivityRegistration) async throws -> LiveActivityStore.RegistrationOutcome {
         let outcome = try await lane.run {
             let nowMs = self.scheduler.clock.nowMilliseconds
@@ -86,7 +86,7 @@ public final class LiveActivityEngine: Sendable {
                                                  maxPerClient: Self.maxTokensPerClient, nowMs: nowMs)
         }
         guard case .stored(let replaced, let evicted) = outcome, let transport else { return outcome }
-        _ = await transport.prepare([registration.token])
+        await transport.bind(registration.token)
         for token in [replaced].compactMap({ $0 }) + evicted { await transport.unbind(token) }
         return outcome
     }

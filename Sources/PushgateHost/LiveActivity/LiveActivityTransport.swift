@@ -6,10 +6,18 @@ public protocol LiveActivityTransport: Sendable {
     var name: String { get }
     /// Makes `tokens` deliverable (relay registration, cached); returns those that are. Never throws.
     func prepare(_ tokens: [String]) async -> Set<String>
+    /// Makes a token a phone just registered (or registered again) deliverable now, whatever is
+    /// cached: a phone's registration always refreshes its relay binding. Never throws.
+    func bind(_ token: String) async
     /// Removes this host's binding of a token it stopped updating (replaced, evicted, expired, deleted).
     func unbind(_ token: String) async
     /// Forgets what is known about tokens the provider already let go (after an accepted `end`, or `drop`).
     func forget(_ tokens: [String]) async
     /// Sends one push at `apns-priority` `priority`; one outcome per token. Never throws.
     func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome]
+}
+
+extension LiveActivityTransport {
+    /// A transport without bindings (direct APNs) has nothing to refresh: preparing is enough.
+    public func bind(_ token: String) async { _ = await prepare([token]) }
 }

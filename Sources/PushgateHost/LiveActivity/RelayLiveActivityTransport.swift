@@ -2,7 +2,8 @@ import PushgateCore
 import PushgateProviders
 
 /// Delivers Live Activity pushes through the signed relay (`/v1/push/live-activity`),
-/// registering each token on the relay (`register-live-activity-token`) before its first push.
+/// registering each token on the relay (`register-live-activity-token`) before its first push
+/// and repairing lost bindings (``RelayRegistrations``, kind `liveactivity`).
 ///
 /// - Important: relay-protocol.md §3 and §5; host.md §5–§6 — registrations are cached by
 ///   (relay URL, token, kind `liveactivity`) and run at most 16 at a time; a replaced, evicted
@@ -10,46 +11,50 @@ import PushgateProviders
 public struct RelayLiveActivityTransport: LiveActivityTransport {
     public var name: String { "relay" }
     private let client: SignedRelayClient
-    private let store: HostStore
     private let registrations: RelayRegistrations
     private let logger: Logger
 
-    public init(client: SignedRelayClient, store: HostStore, logger: Logger) {
+    /// `clock` dates the cached registrations' refresh and the repair holds.
+    public init(client: SignedRelayClient, store: HostStore, clock: any WallClock, logger: Logger) {
         self.client = client
-        self.store = store
         self.logger = logger.named("live-activity-relay")
-        registrations = RelayRegistrations(kind: .liveActivity, client: client, store: store, logger: self.logger)
+        registrations = RelayRegistrations(kind: .liveActivity, client: client, store: store, clock: clock, logger: self.logger)
     }
 
     public func prepare(_ tokens: [String]) async -> Set<String> { await registrations.prepare(tokens) }
+
+    public func bind(_ token: String) async { _ = await registrations.register(token) }
 
     public func unbind(_ token: String) async {
         await forget([token])
         await registrations.unregister(token)
     }
 
-    public func forget(_ tokens: [String]) async {
-        for token in tokens {
-            do {
-                try await store.forgetRegistration(token: token, kind: RelayRegistrations.Kind.liveActivity.rawValue)
-            } catch {
-                logger.error("could not update the relay registration cache in host.sqlite", ["error": "\(error)"])
-            }
+    public func forget(_ tokens: [String]) async { await registrations.forget(tokens) }
+
+    public func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome] {
+        await registrations.deliver(push.tokens) { tokens in
+            guard tokens != push.tokens else { return await send(push, environment: environment, priority: priority) }
+            // A retry after a repair: the same push for fewer tokens, as valid as the whole one.
+            guard let retry = try? LiveActivityPush(tokens: tokens, event: push.event, contentState: push.contentState,
+                                                    dismissalDate: push.dismissalDate, staleDate: push.staleDate) else { return nil }
+            return await send(retry, environment: environment, priority: priority)
         }
     }
 
-    public func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome] {
+    /// One signed Live Activity request; nil when it did not reach the relay.
+    private func send(_ push: LiveActivityPush, environment: String, priority: Int) async -> RelayReply? {
         do {
             let reply = try await client.liveActivity(push, environment: environment, priority: priority)
             if !reply.isSuccess {
                 logger.warning("relay refused a Live Activity push; its tokens are tried again on the next change or tick",
                                ["tokens": "\(push.tokens.count)", "status": "\(reply.status)", "error": reply.errorCode ?? ""])
             }
-            return RelayRegistrations.outcomes(push.tokens, reply)
+            return reply
         } catch {
             logger.warning("Live Activity push did not reach the relay; check PUSHGATE_PUSH_RELAY_URL",
                            ["tokens": "\(push.tokens.count)", "error": "\(error)"])
-            return RelayRegistrations.outcomes(push.tokens, nil)
+            return nil
         }
     }
 }

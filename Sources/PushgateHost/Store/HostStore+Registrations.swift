@@ -3,30 +3,36 @@ import PushgateStore
 /// The relay registration cache (`relay_registrations`), kept in memory too: read once on
 /// first use, then changed only together with the table.
 ///
-/// - Important: host.md §5 — registrations are cached by (relay URL, token, kind).
+/// - Important: host.md §5 — registrations are cached by (relay URL, token, kind), with the
+///   time of the last successful registration (the host refreshes old ones).
 extension HostStore {
     /// Whether `token` of `kind` is known to be registered on the relay at `relayURL`.
     public func isRegistered(relayURL: String, token: String, kind: String) throws -> Bool {
-        try cachedRegistrations().contains(Registration(relayURL: relayURL, token: token, kind: kind))
+        try cachedRegistrations()[Registration(relayURL: relayURL, token: token, kind: kind)] != nil
     }
 
-    /// Those of `tokens` known to be registered as `kind` on the relay at `relayURL`: one call
-    /// for a whole event's tokens.
-    public func registeredTokens(relayURL: String, tokens: [String], kind: String) throws -> Set<String> {
+    /// Those of `tokens` known to be registered as `kind` on the relay at `relayURL`, each with
+    /// when it was last registered (wall-clock milliseconds): one call for a whole event's tokens.
+    public func registrationTimes(relayURL: String, tokens: [String], kind: String) throws -> [String: Int64] {
         let cached = try cachedRegistrations()
-        return Set(tokens.filter { cached.contains(Registration(relayURL: relayURL, token: $0, kind: kind)) })
+        var times: [String: Int64] = [:]
+        for token in tokens {
+            if let registeredAt = cached[Registration(relayURL: relayURL, token: token, kind: kind)] { times[token] = registeredAt }
+        }
+        return times
     }
 
-    /// Records a successful registration.
+    /// Records a successful registration, now.
     public func markRegistered(relayURL: String, token: String, kind: String) throws {
+        let now = clock.nowMilliseconds
         try connection.withStatement("INSERT OR REPLACE INTO relay_registrations (relay_url, token, kind, registered_at) VALUES (?, ?, ?, ?)") { statement in
             try statement.bind(relayURL, at: 1)
             try statement.bind(token, at: 2)
             try statement.bind(kind, at: 3)
-            try statement.bind(clock.nowMilliseconds, at: 4)
+            try statement.bind(now, at: 4)
             try statement.step()
         }
-        registrations?.insert(Registration(relayURL: relayURL, token: token, kind: kind))
+        registrations?[Registration(relayURL: relayURL, token: token, kind: kind)] = now
     }
 
     /// Forgets every cached registration of `token` of `kind` (the relay no longer binds it).
@@ -36,7 +42,7 @@ extension HostStore {
             try statement.bind(kind, at: 2)
             try statement.step()
         }
-        registrations = registrations?.filter { !($0.token == token && $0.kind == kind) }
+        registrations = registrations?.filter { !($0.key.token == token && $0.key.kind == kind) }
     }
 
     /// Drops every cached registration for another relay URL (all of them when `relayURL` is nil).
@@ -44,16 +50,16 @@ extension HostStore {
         if let relayURL { try run("DELETE FROM relay_registrations WHERE relay_url <> ?", relayURL) } else {
             try connection.execute("DELETE FROM relay_registrations")
         }
-        registrations = registrations?.filter { $0.relayURL == relayURL }
+        registrations = registrations?.filter { $0.key.relayURL == relayURL }
     }
 
-    private func cachedRegistrations() throws -> Set<Registration> {
+    private func cachedRegistrations() throws -> [Registration: Int64] {
         if let registrations { return registrations }
-        let loaded = try connection.withStatement("SELECT relay_url, token, kind FROM relay_registrations") { statement in
-            var rows = Set<Registration>()
+        let loaded = try connection.withStatement("SELECT relay_url, token, kind, registered_at FROM relay_registrations") { statement in
+            var rows: [Registration: Int64] = [:]
             while try statement.step() {
-                rows.insert(Registration(relayURL: statement.string(at: 0) ?? "", token: statement.string(at: 1) ?? "",
-                                         kind: statement.string(at: 2) ?? ""))
+                rows[Registration(relayURL: statement.string(at: 0) ?? "", token: statement.string(at: 1) ?? "",
+                                  kind: statement.string(at: 2) ?? "")] = statement.int64(at: 3)
             }
             return rows
         }

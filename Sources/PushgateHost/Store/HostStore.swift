@@ -39,9 +39,9 @@ public actor HostStore {
     /// older than ``alertTokenCacheMs`` is read again, so tokens another process stores (the
     /// import command) are seen within that time.
     var iosTokens: (readAtMs: Int64, tokens: [AlertToken])?
-    /// The relay registration cache's rows, read once on first use: only this store writes
-    /// `relay_registrations`, so an event looks its tokens up without a statement.
-    var registrations: Set<Registration>?
+    /// The relay registration cache's rows with their `registered_at`, read once on first use:
+    /// only this store writes `relay_registrations`, so an event looks its tokens up without a statement.
+    var registrations: [Registration: Int64]?
 
     /// One row of `relay_registrations`.
     struct Registration: Hashable {
@@ -125,7 +125,7 @@ public actor HostStore {
                 return connection.changes > 0
             }
         }
-        registrations = registrations?.filter { $0.token != token }
+        registrations = registrations?.filter { $0.key.token != token }
         iosTokens = nil
         return known
     }

@@ -4,15 +4,34 @@ import PushgateCore
 public struct RelayReply: Sendable, Equatable {
     /// One row of a send or live-activity answer.
     public struct TokenResult: Sendable, Equatable {
+        /// The `reason` of a row whose token this host holds no binding of: register it again.
+        public static let notBound = "not_bound"
+
         public var token: String
         public var ok: Bool
         /// The provider said the token is dead; the host should forget it.
         public var drop: Bool
+        /// Why the row is not `ok`, a Pushgate extension: `not_bound`, `transient`, `refused` or
+        /// `dead`. Kept as received, unknown values too (a later relay may add some): the host
+        /// acts on ``notBound`` only and reads every other row by `ok` and `drop`. Nil when the
+        /// relay sent none (OpenChamber relays, `ok` rows).
+        public var reason: String?
 
-        public init(token: String, ok: Bool, drop: Bool = false) {
+        public init(token: String, ok: Bool, drop: Bool = false, reason: String? = nil) {
             self.token = token
             self.ok = ok
             self.drop = drop
+            self.reason = reason
+        }
+
+        /// A row of the answer's `results`; nil when it is malformed: `token` not a string, `ok`
+        /// not a boolean, or a `reason` member that is not a string. The token of a skipped
+        /// row counts as not delivered.
+        init?(json row: JSONValue) {
+            guard let token = row["token"]?.stringValue, let ok = row["ok"]?.boolValue else { return nil }
+            let reason = row["reason"]
+            if let reason, reason.stringValue == nil { return nil }
+            self.init(token: token, ok: ok, drop: row["drop"]?.boolValue ?? false, reason: reason?.stringValue)
         }
     }
 
@@ -32,9 +51,6 @@ public struct RelayReply: Sendable, Equatable {
         self.body = body
         let json = try? JSONValue.parse(body)
         errorCode = json?["error"]?.stringValue
-        results = (json?["results"]?.arrayValue ?? []).compactMap { row in
-            guard let token = row["token"]?.stringValue, let ok = row["ok"]?.boolValue else { return nil }
-            return TokenResult(token: token, ok: ok, drop: row["drop"]?.boolValue ?? false)
-        }
+        results = (json?["results"]?.arrayValue ?? []).compactMap(TokenResult.init(json:))
     }
 }

@@ -88,6 +88,21 @@ final class HostHarness: Sendable {
         api = try HostAPI(service: service, host: "127.0.0.1", port: 0, logger: logger)
     }
 
+    /// Runs `body` with a new harness (on a relay whose URL is given, or on one it starts, with
+    /// `hostEnvironment`) and a new token, then stops the harness, whether `body` threw or not.
+    static func with(relayURL: String? = nil, hostEnvironment: [String: String] = [:],
+                     _ body: (HostHarness, String) async throws -> Void) async throws {
+        let harness = try await HostHarness(relayURL: relayURL, hostEnvironment: hostEnvironment)
+        var failure: (any Error)?
+        do {
+            try await body(harness, TestToken.make())
+        } catch {
+            failure = error
+        }
+        await harness.stop()
+        if let failure { throw failure }
+    }
+
     func stop() async {
         await api.shutdown(grace: .seconds(1))
         await service.shutdown()

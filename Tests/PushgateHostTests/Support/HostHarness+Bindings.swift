@@ -1,0 +1,21 @@
+import PushgateCore
+@testable import PushgateHost
+import PushgateProviders
+
+/// The started relay's bindings, reached around the host: a client of the test's own.
+extension HostHarness {
+    /// Removes the host's binding of `token` on the relay behind its back: an unregistration
+    /// signed with the host's key by another client, so the host's cache still says "registered".
+    func unbindBehindTheHostsBack(_ token: String, liveActivity: Bool = false) async throws {
+        let client = SignedRelayClient(baseURL: relayURL, key: service.settings.signingKey, clock: clock)
+        let reply = try await liveActivity ? client.unregisterLiveActivityToken(token) : client.unregisterToken(token)
+        precondition(reply.isSuccess, "unregister answered \(reply.status)")
+    }
+
+    /// Whether the relay's result rows carry a `reason` (issue 16 item 1, the relay's side): a
+    /// send to a token a new key never bound.
+    func relayAnswersReasons() async throws -> Bool {
+        let client = SignedRelayClient(baseURL: relayURL, key: P256PrivateKey(), clock: clock)
+        return try await client.send(tokens: [TestToken.make()], title: "probe").results.first?.reason != nil
+    }
+}
