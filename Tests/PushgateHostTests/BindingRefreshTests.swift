@@ -4,15 +4,12 @@ import PushgateCore
 import PushgateTesting
 import Testing
 
-/// Issue 16 items 4 and 6 against the real relay (every signature verified) and the fake
+/// docs/host.md "Lost and aging bindings" against the real relay (every signature verified) and the fake
 /// APNs: a registration older than 30 days is made again before the next send; a binding
 /// removed behind the host's back comes back through the phone or through the repair, and the
 /// push arrives.
 @Suite(.timeLimit(.minutes(1))) struct BindingRefreshTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]
-    /// Until the relay side of issue 16 (item 1) is merged, the relay's rows carry no `reason`,
-    /// so the host cannot tell a lost binding from a failed push.
-    static let beforeReasons: Comment = "the relay does not answer per-token reasons yet (issue 16 item 1)"
 
     @Test func registrationOlderThanThirtyDaysIsRefreshedBeforeTheSend() async throws {
         try await HostHarness.with(hostEnvironment: Self.noTicks) { harness, token in
@@ -46,15 +43,9 @@ import Testing
         try await HostHarness.with(hostEnvironment: Self.noTicks) { harness, token in
             try await harness.register(token)
             try await harness.unbindBehindTheHostsBack(token)
-            let answersReasons = try await harness.relayAnswersReasons()
-            let result = try await harness.event("error", "s1")
-            withKnownIssue(Self.beforeReasons) {
-                #expect(result["accepted"] == 1)
-                #expect(harness.payloads(token).count == 1)
-                #expect(harness.relayCount("register") == 2)
-            } when: {
-                !answersReasons
-            }
+            #expect(try await harness.event("error", "s1")["accepted"] == 1)
+            #expect(harness.payloads(token).count == 1)
+            #expect(harness.relayCount("register") == 2)
         }
     }
 
@@ -63,15 +54,9 @@ import Testing
             try await harness.registerActivity(token, activity: "act-1", session: "s1",
                                                items: [activityRow("s1", "Build", "working", startedAt: 1_764_669_000)])
             try await harness.unbindBehindTheHostsBack(token, liveActivity: true)
-            let answersReasons = try await harness.relayAnswersReasons()
-            let answer = try await harness.state("s1", "idle")
-            withKnownIssue(Self.beforeReasons) {
-                #expect(answer["accepted"] == 1)
-                #expect(harness.activityPushes(token).map { $0.payload?["aps"]?["event"] } == ["end"])
-                #expect(harness.relayCount("register-la") == 2)
-            } when: {
-                !answersReasons
-            }
+            #expect(try await harness.state("s1", "idle")["accepted"] == 1)
+            #expect(harness.activityPushes(token).map { $0.payload?["aps"]?["event"] } == ["end"])
+            #expect(harness.relayCount("register-la") == 2)
         }
     }
 }

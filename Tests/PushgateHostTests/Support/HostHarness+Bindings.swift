@@ -12,10 +12,4 @@ extension HostHarness {
         precondition(reply.isSuccess, "unregister answered \(reply.status)")
     }
 
-    /// Whether the relay's result rows carry a `reason` (issue 16 item 1, the relay's side): a
-    /// send to a token a new key never bound.
-    func relayAnswersReasons() async throws -> Bool {
-        let client = SignedRelayClient(baseURL: relayURL, key: P256PrivateKey(), clock: clock)
-        return try await client.send(tokens: [TestToken.make()], title: "probe").results.first?.reason != nil
-    }
 }
