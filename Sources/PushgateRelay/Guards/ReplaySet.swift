@@ -65,21 +65,27 @@ public final class ReplaySet: Sendable {
         do {
             return try await shared.insert(digest, expiresAtMs: expiresAtMs) ? .fresh : .replay
         } catch {
-            await forget(digest)
+            // The shared row may exist (written by another instance, or committed before the
+            // failure): only this process's copy goes.
+            forgetHere(digest)
             throw error
         }
     }
 
     /// Forgets `digest`, so a request whose work failed can be retried with the same signature.
     func forget(_ digest: ReplayDigest) async {
-        state.withLock { state in
-            state.table.forget(digest)
-            journal(&state) { journal throws(ReplayJournal.Failure) in try journal.appendForget(digest) }
-        }
+        forgetHere(digest)
         do {
             try await shared?.forget(digest)
         } catch {
             logger.warning("could not forget a replay key; a retry of that request counts as a replay", ["error": "\(error)"])
+        }
+    }
+
+    private func forgetHere(_ digest: ReplayDigest) {
+        state.withLock { state in
+            state.table.forget(digest)
+            journal(&state) { journal throws(ReplayJournal.Failure) in try journal.appendForget(digest) }
         }
     }
 

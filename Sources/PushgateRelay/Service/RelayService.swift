@@ -131,9 +131,10 @@ public final class RelayService: Sendable {
     /// Adds or refreshes a binding within the caps of docs/relay.md "Bindings"; a new token
     /// spends one of the client's new tokens this hour.
     private func bind(_ token: String, kind: BindingKind, serverId: String, client: String, nowMs: Int64) async throws {
-        let mayAddToken = guards.newTokensByIP.take(client, nowMs: nowMs)
+        let group = ClientAddress.group(client)
+        let mayAddToken = guards.newTokensByIP.take(group, nowMs: nowMs)
         let outcome = try await store.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: mayAddToken)
-        if mayAddToken, outcome != .created { guards.newTokensByIP.giveBack(client) }
+        if mayAddToken, outcome != .created { guards.newTokensByIP.giveBack(group) }
         switch outcome {
         case .created, .added, .refreshed: return
         case .tokenLimit: throw RelayError.tokenLimit

@@ -38,6 +38,8 @@ enum BindingSQL {
     /// New hosts of a token since `?3`.
     static let recentAdmissions = "SELECT count(*) FROM binding_admissions WHERE token = ?1 AND kind = ?2 AND admitted_at >= ?3"
     static let admit = "INSERT INTO binding_admissions (token, kind, server_id, admitted_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING"
+    /// `?1` token: the operator's reset lets new hosts bind it at once.
+    static let forgetAdmissions = "DELETE FROM binding_admissions WHERE token = ?1"
     /// `?1` is the oldest time kept.
     static let purgeAdmissions = "DELETE FROM binding_admissions WHERE admitted_at < ?1"
 
@@ -64,7 +66,8 @@ enum BindingSQL {
     /// Every statement, for query-plan checks.
     static var all: [String] {
         [refresh, insert, countBindings, oldest, deleteBinding, serversOfToken, deleteToken, readTokenCount, adjustTokenCount,
-         countNewToken, hostTokens, countHostToken, uncountHostToken, dropIdleHost, recentAdmissions, admit, purgeAdmissions,
+         countNewToken, hostTokens, countHostToken, uncountHostToken, dropIdleHost, recentAdmissions, admit, forgetAdmissions,
+         purgeAdmissions,
          sweep, listToken]
             + lookupSlots.map(lookup(slots:))
     }

@@ -104,9 +104,11 @@ enum BindingTables {
         return (rows.count < limit ? nil : last, removed)
     }
 
-    /// Deletes every binding of `token`, both kinds (the operator's reset); returns how many.
+    /// Deletes every binding of `token`, both kinds, and its day of admissions (the operator's
+    /// reset); returns how many bindings.
     static func clear(_ token: String, on connection: some StoreConnection) throws -> Int {
-        try BindingKind.allCases.reduce(0) { total, kind in total + (try deleteToken(token, kind: kind, on: connection)) }
+        try connection.run(BindingSQL.forgetAdmissions, [.text(token)])
+        return try BindingKind.allCases.reduce(0) { total, kind in total + (try deleteToken(token, kind: kind, on: connection)) }
     }
 
     private static func oldestBinding(token: String, kind: BindingKind,
