@@ -15,7 +15,7 @@ enum ClientAddress {
     /// by its /64 (one subscriber usually holds a whole /64), other text as is.
     static func group(_ ip: String) -> String {
         var v6 = in6_addr()
-        guard ip.contains(":"), inet_pton(AF_INET6, ip, &v6) == 1 else { return ip }
+        guard ip.utf8.contains(UInt8(ascii: ":")), inet_pton(AF_INET6, ip, &v6) == 1 else { return ip }
         let bytes = withUnsafeBytes(of: v6) { Array($0.prefix(8)) }
         return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
             .joined(separator: ":") + "::/64"

@@ -9,7 +9,8 @@ public struct BindingPolicy: Sendable, Equatable {
     public var maxTokensPerHost: Int
     /// A binding refreshed within this long is never evicted (`BINDING_PROTECT_HOURS`).
     public var protectMs: Int64
-    /// New `serverId`s that may bind one token within 24 hours (`NEW_BINDINGS_PER_TOKEN_PER_DAY`).
+    /// New `serverId`s that may join a token other hosts hold, within 24 hours
+    /// (`NEW_BINDINGS_PER_TOKEN_PER_DAY`); a token's first host is not counted.
     public var newBindingsPerDay: Int
     /// A binding not refreshed for this long no longer delivers and is purged (`BINDING_TTL_DAYS`).
     public var ttlMs: Int64

@@ -23,12 +23,11 @@ enum BindingSQL {
     /// count (one round trip on PostgreSQL); changes no row at the limit.
     static let countNewToken = "UPDATE token_count SET tokens = tokens + 1 WHERE id = 1 AND tokens < ?1"
 
-    /// `?1` serverId.
-    static let hostTokens = "SELECT tokens FROM host_token_count WHERE server_id = ?1"
-    /// `?1` serverId.
+    /// Counts one more token for serverId `?1` while it holds fewer than `?2`; changes no row at
+    /// the quota.
     static let countHostToken = """
         INSERT INTO host_token_count (server_id, tokens) VALUES (?1, 1)
-        ON CONFLICT (server_id) DO UPDATE SET tokens = host_token_count.tokens + 1
+        ON CONFLICT (server_id) DO UPDATE SET tokens = host_token_count.tokens + 1 WHERE host_token_count.tokens < ?2
         """
     /// `?1` serverId.
     static let uncountHostToken = "UPDATE host_token_count SET tokens = tokens - 1 WHERE server_id = ?1"
@@ -66,7 +65,7 @@ enum BindingSQL {
     /// Every statement, for query-plan checks.
     static var all: [String] {
         [refresh, insert, countBindings, oldest, deleteBinding, serversOfToken, deleteToken, readTokenCount, adjustTokenCount,
-         countNewToken, hostTokens, countHostToken, uncountHostToken, dropIdleHost, recentAdmissions, admit, forgetAdmissions,
+         countNewToken, countHostToken, uncountHostToken, dropIdleHost, recentAdmissions, admit, forgetAdmissions,
          purgeAdmissions,
          sweep, listToken]
             + lookupSlots.map(lookup(slots:))

@@ -32,8 +32,8 @@ enum BindingSchema {
                 tokens \(integer) NOT NULL CHECK (tokens >= 0)
             )\(tableOptions);
             INSERT INTO host_token_count (server_id, tokens) SELECT server_id, count(*) FROM bindings GROUP BY server_id;
-            -- Each new (token, host) binding, kept a day (NEW_BINDINGS_PER_TOKEN_PER_DAY); a binding
-            -- removed and made again counts twice.
+            -- Each host that joined a token others held, kept a day (NEW_BINDINGS_PER_TOKEN_PER_DAY);
+            -- a binding removed and made again counts twice.
             CREATE TABLE binding_admissions (
                 token \(text) NOT NULL,
                 kind TEXT NOT NULL,

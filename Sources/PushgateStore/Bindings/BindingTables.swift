@@ -8,27 +8,33 @@ enum BindingTables {
                          policy: BindingPolicy, on connection: some StoreConnection) throws -> RegisterOutcome {
         let key = key(token, kind, serverId)
         if try connection.run(BindingSQL.refresh, key + [.integer(nowMs)]) == 1 { return .refreshed }
-        // Every refusal comes before the first change, so a refused register changes nothing.
-        let hostTokens = try connection.integer(BindingSQL.hostTokens, [.text(serverId)]) ?? 0
-        guard hostTokens < Int64(policy.maxTokensPerHost) else { return .hostTokenLimit }
-        let since = nowMs - BindingPolicy.admissionWindowMs
-        let admitted = try connection.integer(BindingSQL.recentAdmissions, self.key(token, kind) + [.integer(since)]) ?? 0
-        guard admitted < Int64(policy.newBindingsPerDay) else { return .bindingLimit }
         let bound = try bindingCount(token: token, kind: kind, on: connection)
-        var evicted = 0
-        if bound == 0 {
-            guard mayAddToken else { return .newTokenRefused }
-            guard try connection.run(BindingSQL.countNewToken, [.integer(Int64(policy.maxTokens))]) == 1 else { return .tokenLimit }
-        } else if bound >= BindingLimits.hostsPerToken {
-            guard let oldest = try oldestBinding(token: token, kind: kind, on: connection),
-                  oldest.registeredAt <= nowMs - policy.protectMs else { return .bindingLimit }
-            try deleteRow(token: token, kind: kind, serverId: oldest.serverId, on: connection)
-            evicted = 1
+        // Only hosts joining a token others hold count against the day's admissions: the first
+        // host takes nobody's place, and a brand-new token costs no admission row.
+        if bound > 0 {
+            let since = nowMs - BindingPolicy.admissionWindowMs
+            let admitted = try connection.integer(BindingSQL.recentAdmissions, self.key(token, kind) + [.integer(since)]) ?? 0
+            guard admitted < Int64(policy.newBindingsPerDay) else { return .bindingLimit }
+        } else if !mayAddToken {
+            return .newTokenRefused
         }
+        var oldest: (registeredAt: Int64, serverId: String)?
+        if bound >= BindingLimits.hostsPerToken {
+            oldest = try oldestBinding(token: token, kind: kind, on: connection)
+            guard let oldest, oldest.registeredAt <= nowMs - policy.protectMs else { return .bindingLimit }
+        }
+        // Check and count in one statement; the refusals after it take the count back.
+        guard try connection.run(BindingSQL.countHostToken, [.text(serverId), .integer(Int64(policy.maxTokensPerHost))]) == 1 else {
+            return .hostTokenLimit
+        }
+        if bound == 0, try connection.run(BindingSQL.countNewToken, [.integer(Int64(policy.maxTokens))]) == 0 {
+            try uncountHost(serverId, on: connection)
+            return .tokenLimit
+        }
+        if let oldest { try deleteRow(token: token, kind: kind, serverId: oldest.serverId, on: connection) }
         try connection.run(BindingSQL.insert, key + [.integer(nowMs)])
-        try connection.run(BindingSQL.countHostToken, [.text(serverId)])
-        try connection.run(BindingSQL.admit, key + [.integer(nowMs)])
-        return bound == 0 ? .created : .added(evicted: evicted)
+        if bound > 0 { try connection.run(BindingSQL.admit, key + [.integer(nowMs)]) }
+        return bound == 0 ? .created : .added(evicted: oldest == nil ? 0 : 1)
     }
 
     static func unregister(token: String, kind: BindingKind, serverId: String,

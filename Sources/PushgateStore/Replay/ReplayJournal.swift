@@ -1,13 +1,15 @@
 import Foundation
 
 /// The replay keys of a single relay (SQLite mode) on disk, so a replay stays refused across a
-/// restart or a `kill -9`: an append-only file of 24-byte records (digest, expiry), beside the
-/// database, mode 0600.
+/// restart or a `kill -9`: 24-byte records (digest, expiry) in a file beside the database, mode
+/// 0600, mapped into memory.
 ///
-/// Each record is one `write` to the page cache without `fsync` — what SQLite's
-/// `synchronous=NORMAL` gives: it survives the process, not a power cut. A record with expiry 0
-/// forgets its key. Opening keeps only the live keys and rewrites the file; the owner rewrites
-/// it again (``compact(_:)``) when dead records outnumber live ones.
+/// A record is a store into a shared mapping of blocks reserved up front (`posix_fallocate`),
+/// with no system call: the kernel's page cache holds it once written, so it survives the
+/// process, like SQLite's `synchronous=NORMAL`, though not a power cut. A record with expiry 0
+/// forgets its key; the first all-zero record ends the file. Opening keeps only the live keys
+/// and rewrites the file; the owner rewrites it again (``compact(_:)``) when dead records
+/// outnumber live ones, and it grows by doubling.
 ///
 /// Not thread-safe: its owner calls it under its own lock.
 public final class ReplayJournal {
@@ -17,94 +19,111 @@ public final class ReplayJournal {
     }
 
     static let recordSize = 24
+    /// Records the file has room for at least, so a small relay never grows it.
+    static let minimumCapacity = 65_536
 
     public let path: String
-    private var descriptor: Int32
-    private var size: Int
+    private var descriptor: Int32 = -1
+    private var mapping: UnsafeMutableRawPointer?
+    private var capacity = 0
     /// Records in the file, live or not.
-    public private(set) var recordCount: Int
+    public private(set) var recordCount = 0
 
     /// Opens (or creates) the journal at `path`; returns it with the keys still live at `nowMs`.
     public static func open(path: String, nowMs: Int64) throws(Failure) -> (ReplayJournal, [(ReplayDigest, Int64)]) {
         var live: [ReplayDigest: Int64] = [:]
         if let data = FileManager.default.contents(atPath: path) {
-            let bytes = [UInt8](data)
-            // A record cut short by a crash is ignored.
-            for start in stride(from: 0, to: bytes.count - recordSize + 1, by: recordSize) {
-                let digest = ReplayDigest(bytes: bytes[start ..< start + 16])
-                let expiry = Int64(bitPattern: bytes[start + 16 ..< start + 24].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-                live[digest] = expiry > nowMs ? expiry : nil
+            data.withUnsafeBytes { bytes in
+                var start = 0
+                while start + recordSize <= bytes.count {
+                    let digest = ReplayDigest(high: load(bytes, start), low: load(bytes, start + 8))
+                    let expiry = Int64(bitPattern: load(bytes, start + 16))
+                    if digest.high == 0, digest.low == 0, expiry == 0 { break }  // the unused room
+                    live[digest] = expiry > nowMs ? expiry : nil
+                    start += recordSize
+                }
             }
         }
         let entries = live.map { ($0.key, $0.value) }
-        let journal = try ReplayJournal(path: path, rewrittenWith: entries)
+        let journal = ReplayJournal(path: path)
+        try journal.rewrite(entries, count: entries.count)
         return (journal, entries)
     }
 
-    private init(path: String, rewrittenWith entries: [(ReplayDigest, Int64)]) throws(Failure) {
-        self.path = path
-        descriptor = -1
-        size = 0
-        recordCount = 0
-        try rewrite(entries)
-    }
+    private init(path: String) { self.path = path }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    deinit { unmap() }
 
     /// Appends a live key.
-    public func append(_ digest: ReplayDigest, expiresAtMs: Int64) throws(Failure) {
-        try write(Self.record(digest, expiresAtMs))
-    }
+    public func append(_ digest: ReplayDigest, expiresAtMs: Int64) throws(Failure) { try write(digest, expiresAtMs) }
 
     /// Appends a record that forgets `digest`.
-    public func appendForget(_ digest: ReplayDigest) throws(Failure) { try write(Self.record(digest, 0)) }
+    public func appendForget(_ digest: ReplayDigest) throws(Failure) { try write(digest, 0) }
 
-    /// Rewrites the file with `entries` only (temporary file, then rename).
-    public func compact(_ entries: some Sequence<(ReplayDigest, Int64)>) throws(Failure) { try rewrite(entries) }
+    /// Rewrites the file with `entries` only (a new file, then rename).
+    public func compact(_ entries: [(ReplayDigest, Int64)]) throws(Failure) { try rewrite(entries, count: entries.count) }
 
-    private func rewrite(_ entries: some Sequence<(ReplayDigest, Int64)>) throws(Failure) {
-        let temporary = path + ".new"
-        let fd = Foundation.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Self.failure("create \(temporary)") }
-        var bytes: [UInt8] = []
-        var count = 0
-        for (digest, expiry) in entries {
-            bytes += Self.record(digest, expiry)
-            count += 1
-        }
-        let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fchmod(fd, 0o600) == 0, rename(temporary, path) == 0 else {
-            let failure = Self.failure("write \(temporary)")
-            close(fd)
-            unlink(temporary)
-            throw failure
-        }
-        close(fd)
-        let appender = Foundation.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard appender >= 0 else { throw Self.failure("open \(path)") }
-        if descriptor >= 0 { close(descriptor) }
-        descriptor = appender
-        size = bytes.count
-        recordCount = count
-    }
-
-    private func write(_ record: [UInt8]) throws(Failure) {
-        let written = record.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        guard written == record.count else {
-            let failure = Self.failure("append to \(path)")
-            // A partial record would shift every later one: cut it off.
-            if written > 0 { _ = ftruncate(descriptor, off_t(size)) }
-            throw failure
-        }
-        size += record.count
+    private func write(_ digest: ReplayDigest, _ expiry: Int64) throws(Failure) {
+        if recordCount == capacity { try grow() }
+        guard let mapping else { throw Failure(description: "\(path) is not open") }
+        let offset = recordCount * Self.recordSize
+        mapping.storeBytes(of: digest.high.bigEndian, toByteOffset: offset, as: UInt64.self)
+        mapping.storeBytes(of: digest.low.bigEndian, toByteOffset: offset + 8, as: UInt64.self)
+        mapping.storeBytes(of: UInt64(bitPattern: expiry).bigEndian, toByteOffset: offset + 16, as: UInt64.self)
         recordCount += 1
     }
 
-    private static func record(_ digest: ReplayDigest, _ expiry: Int64) -> [UInt8] {
-        digest.bytes + (0 ..< 8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: expiry) >> (56 - 8 * $0)) }
+    /// Doubles the file's reserved room and maps it again.
+    private func grow() throws(Failure) {
+        let larger = capacity * 2
+        let reserved = posix_fallocate(descriptor, 0, off_t(larger * Self.recordSize))
+        guard reserved == 0 else { throw Self.failure("reserve room in \(path)", errno: reserved) }
+        unmapOnly()
+        try map(capacity: larger)
     }
 
-    private static func failure(_ operation: String) -> Failure {
-        Failure(description: "cannot \(operation): \(String(cString: strerror(errno)))")
+    private func rewrite(_ entries: [(ReplayDigest, Int64)], count: Int) throws(Failure) {
+        let temporary = path + ".new"
+        let fd = Foundation.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.failure("create \(temporary)", errno: errno) }
+        let room = max(Self.minimumCapacity, 2 * count)
+        let reserved = posix_fallocate(fd, 0, off_t(room * Self.recordSize))
+        guard reserved == 0, fchmod(fd, 0o600) == 0 else {
+            close(fd)
+            unlink(temporary)
+            throw Self.failure("reserve room in \(temporary)", errno: reserved == 0 ? errno : reserved)
+        }
+        unmap()
+        descriptor = fd
+        try map(capacity: room)
+        recordCount = 0
+        for (digest, expiry) in entries { try write(digest, expiry) }
+        guard rename(temporary, path) == 0 else { throw Self.failure("rename \(temporary)", errno: errno) }
+    }
+
+    private func map(capacity: Int) throws(Failure) {
+        let pointer = mmap(nil, capacity * Self.recordSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        guard let pointer, pointer != MAP_FAILED else { throw Self.failure("map \(path)", errno: errno) }
+        mapping = pointer
+        self.capacity = capacity
+    }
+
+    private func unmapOnly() {
+        if let mapping { munmap(mapping, capacity * Self.recordSize) }
+        mapping = nil
+    }
+
+    private func unmap() {
+        unmapOnly()
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+    }
+
+    private static func load(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
+        UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    private static func failure(_ operation: String, errno code: Int32) -> Failure {
+        Failure(description: "cannot \(operation): \(String(cString: strerror(code)))")
     }
 }
