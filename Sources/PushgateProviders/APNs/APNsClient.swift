@@ -17,7 +17,7 @@ public final class APNsClient: Sendable {
     public init(configuration: APNsConfiguration, clock: any WallClock = SystemClock(), logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger.named("apns")
-        pool = try HTTP2ClientPool(configuration: configuration.http2, clock: clock, logger: logger.named("apns-http2"))
+        pool = try HTTP2ClientPool(configuration: configuration.http2, logger: logger.named("apns-http2"))
         tokens = APNsProviderTokenCache(privateKey: configuration.privateKey, keyId: configuration.keyId,
                                         teamId: configuration.teamId, clock: clock)
     }

@@ -20,7 +20,7 @@ public final class FCMClient: Sendable {
     /// https URL or the extra CA file cannot be loaded.
     public init(configuration: FCMConfiguration, clock: any WallClock = SystemClock(), logger: Logger) throws {
         let endpoint = try HTTPSEndpoint(url: configuration.tokenURI)
-        let pool = try HTTP2ClientPool(configuration: configuration.http2, clock: clock, logger: logger.named("fcm-http2"))
+        let pool = try HTTP2ClientPool(configuration: configuration.http2, logger: logger.named("fcm-http2"))
         let account = configuration.account
         let timeout = configuration.timeoutMilliseconds
         self.configuration = configuration
