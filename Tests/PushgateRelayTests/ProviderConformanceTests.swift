@@ -5,7 +5,7 @@ import PushgateProviders
 import PushgateTesting
 
 /// relay-protocol.md §10 lines 16–20 and 23, against the fake APNs.
-@Suite struct ProviderConformanceTests {
+@Suite(.timeLimit(.minutes(1))) struct ProviderConformanceTests {
     @Test func providerAnswersMapToResultsAndDeadTokensLoseEveryBinding() async throws {
         let harness = try await RelayHarness(settings: ["REGISTER_LIMIT_PER_MINUTE": "1000"])
         let hostA = harness.host(), hostB = harness.host()

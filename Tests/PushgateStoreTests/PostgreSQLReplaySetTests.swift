@@ -4,7 +4,7 @@ import Testing
 
 /// The replay set in PostgreSQL: the in-memory set's rules (relay-protocol.md §2), and sharing
 /// between instances on one database.
-@Suite struct PostgreSQLReplaySetTests {
+@Suite(.timeLimit(.minutes(1))) struct PostgreSQLReplaySetTests {
     private static func open(_ url: String, ttlMs: Int64 = 1_000, maxEntries: Int = 10) async throws -> PostgreSQLReplaySet {
         try await PostgreSQLReplaySet.open(url: PostgreSQLURL(url), ttlMs: ttlMs, maxEntries: maxEntries)
     }
