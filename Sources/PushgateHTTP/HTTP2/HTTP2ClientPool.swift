@@ -26,10 +26,10 @@ public final class HTTP2ClientPool: Sendable {
         self.defaultTimeout = configuration.requestTimeoutMilliseconds
         let status = self.status
         let thread = Thread {
+            nameCurrentThread("pushgate-h2")
             HTTP2EventLoop(inbox: inbox, configuration: configuration, clock: clock, logger: logger,
                            tlsContext: tlsContext, callbacks: callbacks, status: status).run()
         }
-        thread.name = "pushgate-h2"
         thread.start()
     }
 

@@ -168,6 +168,7 @@ final class HTTP2EventLoop {
         resolving[id] = (origin, attempt)
         let inbox = self.inbox
         let resolver = Thread {
+            nameCurrentThread("pushgate-h2-dns")
             let result = Result { () throws(TLSError) -> [SocketAddress] in
                 do { return try SocketAddress.resolve(host: origin.host, port: origin.port) } catch let error as TLSError { throw error } catch {
                     throw TLSError(.connectFailed, operation: "resolve \(origin.host)", detail: "\(error)")
@@ -175,7 +176,6 @@ final class HTTP2EventLoop {
             }
             inbox.post(.resolved(id, result))
         }
-        resolver.name = "pushgate-h2-dns"  // at most 15 characters, or Linux drops the name
         resolver.start()
     }
 
