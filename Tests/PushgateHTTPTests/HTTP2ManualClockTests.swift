@@ -3,7 +3,7 @@ import PushgateHTTP
 import PushgateTesting
 import Testing
 
-@Suite("HTTP/2 keep-alive and back-off on a manual clock")
+@Suite("HTTP/2 keep-alive and back-off on a manual clock", .timeLimit(.minutes(1)))
 struct HTTP2ManualClockTests {
     private static func pool(trusting pem: String?, clock: ManualClock, caFile: inout TemporaryFile?) throws -> HTTP2ClientPool {
         if let pem { caFile = try TemporaryFile(contents: pem) }
@@ -49,9 +49,11 @@ struct HTTP2ManualClockTests {
         #expect(first?.tls?.kind == .certificateNotTrusted)
         #expect(fake.counters.connectionsAccepted == 1)
 
-        // 100 ms back-off: the next request waits for the clock, then the attempt fails again.
+        // 100 ms back-off: the next request waits for the clock, then the attempt fails again. The
+        // statistics of a pass are published before its callers resume, so they show the first
+        // request gone, and waiting == 1 means the second one reached the pool.
         let second = Task { try await pool.send(HTTP2Request(origin: origin, path: "/")) }
-        while pool.statistics(for: origin).waitingRequests < 1 { await Task.yield() }
+        await pool.statistics(for: origin) { $0.waitingRequests == 1 }
         #expect(fake.counters.connectionsAccepted == 1)
         clock.advance(milliseconds: 100)
         let secondError = await #expect(throws: HTTP2ClientError.self) { try await second.value }
@@ -61,7 +63,8 @@ struct HTTP2ManualClockTests {
         // Now 200 ms: a request with a 150 ms deadline expires without any new attempt.
         await #expect {
             async let third = pool.send(HTTP2Request(origin: origin, path: "/", timeoutMilliseconds: 150))
-            while pool.statistics(for: origin).waitingRequests < 1 { await Task.yield() }
+            // Waiting in the pool, so its deadline was read before the clock moves.
+            await pool.statistics(for: origin) { $0.waitingRequests == 1 }
             clock.advance(milliseconds: 150)
             _ = try await third
         } throws: { ($0 as? HTTP2ClientError)?.kind == .timeout }

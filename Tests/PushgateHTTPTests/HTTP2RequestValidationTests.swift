@@ -2,7 +2,7 @@ import PushgateCore
 import PushgateHTTP
 import Testing
 
-@Suite("HTTP/2 origins and request validation")
+@Suite("HTTP/2 origins and request validation", .timeLimit(.minutes(1)))
 struct HTTP2RequestValidationTests {
     @Test("origins parse from https URLs", arguments: [
         ("https://api.push.apple.com", "api.push.apple.com", 443, "api.push.apple.com"),

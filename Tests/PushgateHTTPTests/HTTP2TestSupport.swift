@@ -10,8 +10,9 @@ final class HTTP2FakeFixture: Sendable {
     let origin: HTTP2Origin
     private let caFile: TemporaryFile
     private let decided: AsyncStream<Void>
+    private let decidedSignal: AsyncStream<Void>.Continuation
 
-    init(maxConcurrentStreams: Int = 1000, clock: any WallClock = SystemClock(), recording: FakeProviderRecording = .full,
+    init(maxConcurrentStreams: Int = 1000, clock: any MonotonicClock = SystemMonotonicClock(), recording: FakeProviderRecording = .full,
          configure: (inout HTTP2ClientConfiguration) -> Void = { _ in }) throws {
         var fakeConfiguration = FakeAPNs.Configuration()
         fakeConfiguration.maxConcurrentStreams = maxConcurrentStreams
@@ -19,6 +20,7 @@ final class HTTP2FakeFixture: Sendable {
         let (decided, signal) = AsyncStream.makeStream(of: Void.self)
         fakeConfiguration.onRequest = { _ in signal.yield() }
         self.decided = decided
+        decidedSignal = signal
         fake = try FakeAPNs(configuration: fakeConfiguration)
         caFile = try TemporaryFile(contents: fake.certificatePEM)
         var configuration = HTTP2ClientConfiguration(extraCAFile: caFile.path)
@@ -27,10 +29,16 @@ final class HTTP2FakeFixture: Sendable {
         origin = HTTP2Origin(host: "127.0.0.1", port: fake.port)
     }
 
-    deinit { fake.stop() }
+    deinit { stop() }
 
-    /// Returns once the fake has taken `count` requests in all (answered or held by a scripted delay).
-    /// One waiter at a time.
+    /// Stops the fake; a ``waitForFake(requests:)`` under way returns.
+    func stop() {
+        fake.stop()
+        decidedSignal.finish()
+    }
+
+    /// Returns once the fake has taken `count` requests in all (answered or held by a scripted
+    /// delay), or has stopped. One waiter at a time.
     func waitForFake(requests count: Int) async {
         guard fake.counters.requests < count else { return }
         for await _ in decided where fake.counters.requests >= count { return }

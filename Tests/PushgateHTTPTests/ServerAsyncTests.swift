@@ -1,7 +1,7 @@
 import PushgateHTTP
 import Testing
 
-@Suite struct ServerAsyncTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerAsyncTests {
     private static func server(gate: Gate, mode: ServerMode) throws -> HTTPServer {
         var router = Router()
         router.get("/slow/:name") { request in

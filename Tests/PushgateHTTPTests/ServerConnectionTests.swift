@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite struct ServerConnectionTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerConnectionTests {
     private static func router() -> Router {
         var router = Router()
         router.get("/ping") { _ in HTTPResponse(status: 200, body: Array("pong".utf8)) }

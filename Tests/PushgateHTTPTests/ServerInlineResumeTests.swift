@@ -4,7 +4,7 @@ import Testing
 
 /// Where a handler continues after an await: on the resuming thread for a
 /// `resumesInline` route, on the cooperative pool otherwise.
-@Suite struct ServerInlineResumeTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerInlineResumeTests {
     /// Awaits a continuation that a new thread resumes; answers `same` when the handler went on
     /// running on that thread. The thread stays alive until the handler has looked, so its id
     /// cannot be reused by a pool thread in between.

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite struct ServerRoutingTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerRoutingTests {
     private static let json: HTTPHeaders = ["content-type": "application/json", "cache-control": "no-store"]
 
     private static func router() -> Router {

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite struct ServerShutdownTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerShutdownTests {
     private static func server(gate: Gate, mode: ServerMode, logger: Logger = Logger(component: "test")) throws -> HTTPServer {
         var router = Router()
         router.get("/slow") { _ in

@@ -2,7 +2,7 @@ import Glibc
 import PushgateHTTP
 import Testing
 
-@Suite("TLS connections over loopback")
+@Suite("TLS connections over loopback", .timeLimit(.minutes(1)))
 struct TLSConnectionTests {
     @Test("a trusted certificate and h2 on both sides: handshake completes, bytes flow both ways")
     func handshakeAndEcho() throws {

@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 
 /// host.md §9 line 3 and the error answers of §2.
-@Suite struct APITests {
+@Suite(.timeLimit(.minutes(1))) struct APITests {
     @Test func everyAPIRouteNeedsTheBearerToken() async throws {
         let harness = try await HostHarness(mode: .off)
         let token = harness.service.settings.accessToken

@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 
 /// host.md §9 lines 5, 6, 7, 9 (drop), 10, 13 and 16: host ↔ real relay ↔ fake APNs.
-@Suite struct DeliveryTests {
+@Suite(.timeLimit(.minutes(1))) struct DeliveryTests {
     @Test func readyEventReachesTheRelayAsOneSignedSend() async throws {
         let harness = try await HostHarness()
         let token = TestToken.make()

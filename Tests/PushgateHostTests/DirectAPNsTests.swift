@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 
 /// host.md §9 line 15: direct APNs mode.
-@Suite struct DirectAPNsTests {
+@Suite(.timeLimit(.minutes(1))) struct DirectAPNsTests {
     @Test func directModeSendsTheRelayPayloadAndDeletesDeadTokens() async throws {
         let harness = try await HostHarness(mode: .apns)
         #expect(harness.relay == nil)

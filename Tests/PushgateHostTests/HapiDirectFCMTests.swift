@@ -5,7 +5,7 @@ import Testing
 
 /// Direct FCM (`androidPushMode` `fcm`): the operator's own project gets the readable payload as
 /// data; host ↔ fake FCM over loopback, with the OAuth exchange verified by the fake.
-@Suite struct HapiDirectFCMTests {
+@Suite(.timeLimit(.minutes(1))) struct HapiDirectFCMTests {
     static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude")])
 
     @Test func phoneAndWearRowsGetDataOnlyMessages() async throws {

@@ -4,7 +4,7 @@ import PushgateTesting
 import Testing
 
 /// hapi-path.md §11 line 39: `nativeDelivered` and the Web Push gate, host ↔ fake APNs.
-@Suite struct HapiGateTests {
+@Suite(.timeLimit(.minutes(1))) struct HapiGateTests {
     static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo")])
 
     @Test func noDevicesMeansWebPush() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// hapi-path.md §11 lines 9–13, 29, 39 and 40 on the whole wire: host → Pushgate relay
 /// `POST /v1/push` → fake APNs (iOS lane) and fake FCM (Android lane), every envelope opened
 /// with the device's key.
-@Suite struct HapiRelayEndToEndTests {
+@Suite(.timeLimit(.minutes(1))) struct HapiRelayEndToEndTests {
     static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude"),
                                    ("agentText", "Done.AGENT_NOTIFY_SUMMARY {\"version\":1,\"summary\":\"S\",\"action\":\"A\"}")])
 

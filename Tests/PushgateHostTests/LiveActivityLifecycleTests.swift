@@ -6,7 +6,7 @@ import Testing
 
 /// host.md §9 line 18 and §6 (session end, failed end, drop, priority): host ↔ real relay
 /// (every signature verified) ↔ fake APNs, manual clock; exact payloads and headers.
-@Suite struct LiveActivityLifecycleTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveActivityLifecycleTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]
     static let started = 1_764_669_000.5
     static let headersEnd = ["apns-topic: dev.pushgate.tests.push-type.liveactivity", "apns-push-type: liveactivity",

@@ -6,7 +6,7 @@ import Testing
 
 /// host.md §9 line 19 and the refresh engine of §6, driven by the manual scheduler, end to end
 /// through the real relay to the fake APNs.
-@Suite struct LiveActivityRefreshTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveActivityRefreshTests {
     static let started = 1_764_669_000.25
 
     @Test func unchangedStatesSendNoRequestAtAll() async throws {

@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 
 /// host.md §9 lines 8 and 9 (relay 500), identity rotation, and the relay URL switch.
-@Suite struct RegistrationTests {
+@Suite(.timeLimit(.minutes(1))) struct RegistrationTests {
     @Test func failedRegistrationIsSkippedThenRetriedAndSuccessIsCached() async throws {
         // The relay holds one token at most, so the second registration fails until the first is gone.
         let harness = try await HostHarness(relaySettings: ["MAX_TOKENS": "1"])

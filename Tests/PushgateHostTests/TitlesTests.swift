@@ -4,7 +4,7 @@ import PushgateCore
 import Testing
 
 /// host.md §9 line 4 (locale rules) and the composition rules of §5.
-@Suite struct TitlesTests {
+@Suite(.timeLimit(.minutes(1))) struct TitlesTests {
     @Test func localesNormaliseByTheFileRules() throws {
         let titles = try Fixtures.titles()
         #expect(titles.normalize("zh-Hant-TW") == "zh-TW")

@@ -5,7 +5,7 @@ import PushgateProviders
 import PushgateTesting
 import Testing
 
-@Suite("APNs client against the fake APNs")
+@Suite("APNs client against the fake APNs", .timeLimit(.minutes(1)))
 struct APNsClientTests {
     static let minute: Int64 = 60_000
 

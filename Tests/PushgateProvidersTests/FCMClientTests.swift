@@ -6,7 +6,7 @@ import PushgateTesting
 import Testing
 
 /// hapi-path.md §11 lines 35–37 against the fake FCM over loopback.
-@Suite("FCM client against the fake FCM")
+@Suite("FCM client against the fake FCM", .timeLimit(.minutes(1)))
 struct FCMClientTests {
     @Test("oauth-cache: reused while more than 60 s remain, exchanged again at 60 s")
     func tokenReuseAndRefresh() async throws {

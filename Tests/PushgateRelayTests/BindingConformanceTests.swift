@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateProviders
 
 /// relay-protocol.md §10 lines 5–7, 15, 24 and 25.
-@Suite struct BindingConformanceTests {
+@Suite(.timeLimit(.minutes(1))) struct BindingConformanceTests {
     @Test func sendDeliversOnlyBoundTokensAndNeverRevealsAServerId() async throws {
         let harness = try await RelayHarness()
         let hostA = harness.host(), hostB = harness.host()

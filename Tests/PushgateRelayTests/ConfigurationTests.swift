@@ -4,7 +4,7 @@ import PushgateStore
 import Testing
 @testable import PushgateRelay
 
-@Suite struct RelayConfigurationTests {
+@Suite(.timeLimit(.minutes(1))) struct RelayConfigurationTests {
     static let apnsEnvironment = [
         "PUSHGATE_RELAY_APNS_KEY_ID": "KEY1234567", "PUSHGATE_RELAY_APNS_TEAM_ID": "TEAM123456",
         "PUSHGATE_RELAY_APNS_BUNDLE_ID": "dev.pushgate.app",
@@ -78,7 +78,7 @@ import Testing
 }
 
 /// The `/v1/push` settings of hapi-path.md §7.
-@Suite struct HapiPushConfigurationTests {
+@Suite(.timeLimit(.minutes(1))) struct HapiPushConfigurationTests {
     static func temporaryFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hapi-config-\(UUID().uuidString).json").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)

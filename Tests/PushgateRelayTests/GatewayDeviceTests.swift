@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateTesting
 
 /// orca-gateway.md §12 lines 15–18: registering, listing and deleting phones.
-@Suite struct GatewayDeviceTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayDeviceTests {
     // §12 line 15
     @Test func registrationSchemaIsStrict() async throws {
         let harness = try await GatewayHarness()

@@ -3,7 +3,7 @@ import Testing
 import PushgateCore
 
 /// orca-gateway.md §12 lines 19–25: the send schema, results, quotas and the send-log prune.
-@Suite struct GatewaySendTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewaySendTests {
     // §12 line 19
     @Test func sendSchemaIsStrict() async throws {
         let harness = try await GatewayHarness()

@@ -5,7 +5,7 @@ import PushgateCore
 /// `pushgate gateway key|challenge|register|send` as a child process against a running relay
 /// with the gateway on: the Orca-compatible host client, its §2.9 checks, and the banner the
 /// fake APNs receives.
-@Suite struct GatewayToolTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayToolTests {
     static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/debug/pushgate").path
 

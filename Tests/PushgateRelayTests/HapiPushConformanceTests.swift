@@ -10,7 +10,7 @@ import Testing
 
 /// hapi-path.md §11 line 38 (relay-server) and the rest of §7 relay side, end to end over
 /// loopback: a real relay in front of the fake APNs and the fake FCM.
-@Suite struct HapiPushConformanceTests {
+@Suite(.timeLimit(.minutes(1))) struct HapiPushConformanceTests {
     static let ok: JSONValue = ["ok": true]
 
     static func refusal(_ code: String) -> (JSONValue) -> Bool {

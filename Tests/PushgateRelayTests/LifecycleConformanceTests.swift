@@ -6,7 +6,7 @@ import PushgateTesting
 
 /// relay-protocol.md §10 lines 25 (kill -9), 27 (SIGTERM) and 28 (invalid configuration),
 /// against the built `pushgate-relay` binary.
-@Suite(.serialized) struct LifecycleConformanceTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct LifecycleConformanceTests {
     /// A fresh directory under the system temporary directory (removed by the caller's `defer`).
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("relay-proc-\(UUID().uuidString)")

@@ -4,8 +4,8 @@ import PushgateCore
 import PushgateProviders
 import PushgateTesting
 
-/// relay-protocol.md §10 lines 16–20 and 23, against the fake APNs.
-@Suite struct ProviderConformanceTests {
+/// Provider answers and what the relay makes of them (docs/relay.md "Send results"), against the fake APNs.
+@Suite(.timeLimit(.minutes(1))) struct ProviderConformanceTests {
     @Test func providerAnswersMapToResultsAndGoneTokensLoseEveryBinding() async throws {
         let harness = try await RelayHarness(settings: ["REGISTER_LIMIT_PER_MINUTE": "1000"])
         let hostA = harness.host(), hostB = harness.host()

@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateProviders
 
 /// Replays and rate limits (docs/relay.md "Replay set", "Rate limits").
-@Suite struct ReplayAndLimitConformanceTests {
+@Suite(.timeLimit(.minutes(1))) struct ReplayAndLimitConformanceTests {
     /// The same body with `s` replaced by `n − s`.
     static func highSTwin(of body: [UInt8]) throws -> [UInt8] {
         var object = try JSONValue.parse(body).objectValue!

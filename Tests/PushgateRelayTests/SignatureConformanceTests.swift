@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateProviders
 
 /// relay-protocol.md §10 lines 1–4 and 10, over loopback HTTP.
-@Suite struct SignatureConformanceTests {
+@Suite(.timeLimit(.minutes(1))) struct SignatureConformanceTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/vectors")
 

@@ -4,7 +4,7 @@ import Testing
 
 /// What only the PostgreSQL gateway store does: its per-host advisory locks and connections the
 /// server dropped. The shared rules, also across two stores, are in ``GatewayStoreContractTests``.
-@Suite struct GatewayPostgreSQLStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct GatewayPostgreSQLStoreTests {
     private let t0: Int64 = 1_764_669_600_000
 
     @Test func aHostLockIsTheAdvisoryLockOfItsScopeAndFingerprintUntilCommit() async throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import PushgateStore
 
 /// The libpq wrapper against the test PostgreSQL server.
-@Suite struct PostgreSQLConnectionTests {
+@Suite(.timeLimit(.minutes(1))) struct PostgreSQLConnectionTests {
     private static func connect(_ url: String, setup: [String] = []) throws -> PostgreSQLConnection {
         try PostgreSQLConnection(url: PostgreSQLURL(url), session: .init(writeLockKey: 42, setup: setup))
     }

@@ -2,7 +2,7 @@ import Testing
 @testable import PushgateStore
 
 /// `PostgreSQLURL`: what it accepts, and that no printed form holds the password.
-@Suite struct PostgreSQLURLTests {
+@Suite(.timeLimit(.minutes(1))) struct PostgreSQLURLTests {
     private let secret = "s3cr%40t-PW"
 
     @Test func printsWithoutThePassword() throws {

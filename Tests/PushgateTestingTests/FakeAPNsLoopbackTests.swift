@@ -5,7 +5,7 @@ import Testing
 @testable import PushgateTesting
 
 /// The fake over real loopback TLS + HTTP/2, driven by the project's HTTP/2 client.
-@Suite struct FakeAPNsLoopbackTests {
+@Suite(.timeLimit(.minutes(1))) struct FakeAPNsLoopbackTests {
     @Test func acceptedPushGets200WithApnsIdAndEmptyBodyAndIsRecorded() async throws {
         let harness = try LoopbackHarness()
         let response = try await harness.send(harness.request())

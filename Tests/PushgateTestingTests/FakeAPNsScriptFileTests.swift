@@ -1,7 +1,7 @@
 import Testing
 @testable import PushgateTesting
 
-@Suite struct FakeAPNsScriptFileTests {
+@Suite(.timeLimit(.minutes(1))) struct FakeAPNsScriptFileTests {
     private func parse(_ text: String) throws(FakeScriptFile.FormatError) -> [String: ScriptedResponse] {
         try FakeAPNsScriptFile.parse(Array(text.utf8))
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// The fake FCM over real TLS + HTTP/2 on loopback: the OAuth endpoint, the send checks, the
 /// scripts and the records.
-@Suite struct FakeFCMLoopbackTests {
+@Suite(.timeLimit(.minutes(1))) struct FakeFCMLoopbackTests {
     @Test func theVectorAssertionIsGrantedAnAccessTokenThatSends() async throws {
         let harness = try FakeFCMHarness()
         let grant = try await harness.exchange(harness.vectorJWT)

@@ -2,7 +2,7 @@ import PushgateCore
 import Testing
 @testable import PushgateTesting
 
-@Suite struct ProviderTokenVerifierTests {
+@Suite(.timeLimit(.minutes(1))) struct ProviderTokenVerifierTests {
     let vector: TestFixtures.ProviderToken
     let credentials: FakeAPNs.ProviderCredentials
     let clock: ManualClock

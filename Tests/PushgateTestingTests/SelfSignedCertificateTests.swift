@@ -3,7 +3,7 @@ import PushgateCore
 import Testing
 @testable import PushgateTesting
 
-@Suite struct SelfSignedCertificateTests {
+@Suite(.timeLimit(.minutes(1))) struct SelfSignedCertificateTests {
     /// Parses PEM text with OpenSSL and hands the object to `body`, freeing it afterwards.
     private func withCertificate<T>(_ pem: String, _ body: (OpaquePointer) throws -> T) throws -> T {
         let bio = try #require(BIO_new(BIO_s_mem()))

@@ -2,7 +2,7 @@ import Testing
 @testable import PushgateTesting
 
 /// The fake server's small parts: delay queue, apns-id generator, error bodies.
-@Suite struct ServerPartsTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerPartsTests {
     private func entry(due: Int64, stream: Int32) -> DelayedResponseQueue.Entry {
         DelayedResponseQueue.Entry(
             dueMilliseconds: due, connectionId: 1, streamId: stream,

@@ -5,7 +5,7 @@ import PushgateProviders
 import Testing
 
 /// `pushgate fake-apns` as a child process, driven by the real APNs client (docs/fake-apns.md).
-@Suite struct FakeAPNsCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct FakeAPNsCommandTests {
     static let keyId = "ABC123DEFG"
     static let teamId = "TEAM123456"
 

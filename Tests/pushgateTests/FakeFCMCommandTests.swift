@@ -5,7 +5,7 @@ import PushgateProviders
 import Testing
 
 /// `pushgate fake-fcm` as a child process, driven by the real FCM client (docs/fake-fcm.md).
-@Suite struct FakeFCMCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct FakeFCMCommandTests {
     /// The fake's files in one test directory.
     struct Files {
         let directory: URL

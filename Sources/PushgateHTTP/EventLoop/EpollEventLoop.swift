@@ -103,7 +103,7 @@ public final class EpollEventLoop: @unchecked Sendable {
     }
 
     private func run() {
-        Thread.current.name = "pushgate-loop"
+        nameCurrentThread("pushgate-loop")
         condition.lock()
         loopThread = pthread_self()
         condition.unlock()

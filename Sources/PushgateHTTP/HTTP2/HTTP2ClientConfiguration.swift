@@ -1,4 +1,4 @@
-/// Limits and timings of an ``HTTP2ClientPool``. All durations are milliseconds of the pool's clock.
+/// Limits and timings of an ``HTTP2ClientPool``. All durations are milliseconds of the pool's monotonic clock.
 public struct HTTP2ClientConfiguration: Sendable {
     /// A PEM file of extra trusted CAs, added to the system store (for a local fake server).
     public var extraCAFile: String?

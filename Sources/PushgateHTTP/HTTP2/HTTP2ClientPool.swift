@@ -9,14 +9,15 @@ import Synchronization
 ///   connections, backs off between failed connections (relay-protocol.md §7).
 public final class HTTP2ClientPool: Sendable {
     private let inbox: HTTP2Inbox
-    private let clock: any WallClock
+    private let clock: any MonotonicClock
     private let defaultTimeout: Int64
     private let nextRequestID = Atomic<UInt64>(1)
     private let status = HTTP2PoolStatus()
 
-    /// Starts the pool's I/O thread. Throws when the TLS context cannot be built (unreadable extra CA file).
-    public init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration(), clock: any WallClock = SystemClock(),
-                logger: Logger) throws {
+    /// Starts the pool's I/O thread. Deadlines, timeouts, PINGs and back-off read `clock`.
+    /// Throws when the TLS context cannot be built (unreadable extra CA file).
+    public init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration(),
+                clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger) throws {
         let tlsContext = try TLSContext.client(extraCAFile: configuration.extraCAFile, alpn: ["h2"])
         let callbacks = try HTTP2ConnectionCallbacks.make()
         let inbox = try HTTP2Inbox()
@@ -25,10 +26,10 @@ public final class HTTP2ClientPool: Sendable {
         self.defaultTimeout = configuration.requestTimeoutMilliseconds
         let status = self.status
         let thread = Thread {
+            nameCurrentThread("pushgate-h2")
             HTTP2EventLoop(inbox: inbox, configuration: configuration, clock: clock, logger: logger,
                            tlsContext: tlsContext, callbacks: callbacks, status: status).run()
         }
-        thread.name = "pushgate-h2"
         thread.start()
     }
 
@@ -41,7 +42,6 @@ public final class HTTP2ClientPool: Sendable {
     /// `connectFailed` (with the TLS reason), `connectionLost`, `refused`, `streamReset`, `cancelled`, `shutdown`.
     public func send(_ request: HTTP2Request) async throws -> HTTP2Response {
         let headers = try HeaderBlock(request: request)
-        if Task.isCancelled { throw HTTP2ClientError(.cancelled, detail: "the calling task was cancelled") }
         let id = nextRequestID.wrappingAdd(1, ordering: .relaxed).oldValue
         let deadline = clock.nowMilliseconds + (request.timeoutMilliseconds ?? defaultTimeout)
         let inbox = self.inbox
@@ -49,9 +49,14 @@ public final class HTTP2ClientPool: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 let submission = RequestSubmission(id: id, origin: request.origin, headers: headers, body: request.body,
                                                    deadline: deadline, continuation: continuation)
-                if !inbox.post(.send(submission)) {
-                    continuation.resume(throwing: HTTP2ClientError(.shutdown, detail: "the HTTP/2 client is shutting down"))
+                guard inbox.post(.send(submission)) else {
+                    return continuation.resume(throwing: HTTP2ClientError(.shutdown, detail: "the HTTP/2 client is shutting down"))
                 }
+                // A task cancelled before this point ran its handler already (at once, when it was
+                // cancelled before `send`), and that `.cancel` reached the loop ahead of the request,
+                // which ignored it. Cancelling sets the flag before running the handler, so checking
+                // the flag after posting misses no cancellation.
+                if Task.isCancelled { inbox.post(.cancel(id)) }
             }
         } onCancel: {
             inbox.post(.cancel(id))
@@ -67,8 +72,157 @@ public final class HTTP2ClientPool: Sendable {
         }
     }
 
-    /// Connections, open streams and waiting requests for `origin`, as of the I/O thread's last pass.
+    /// Connections, open streams and waiting requests for `origin`, as of the I/O thread's last
+    /// pass (published before that pass resumes its callers).
     public func statistics(for origin: HTTP2Origin) -> HTTP2OriginStatistics {
         status.statistics(for: origin)
+    }
+
+    /// Returns once the statistics for `origin` satisfy `condition` (for tests: waits on the I/O
+    /// thread's updates, never on time).
+    package func statistics(for origin: HTTP2Origin, until condition: @escaping @Sendable (HTTP2OriginStatistics) -> Bool) async {
+        await status.wait(for: origin, until: condition)
+    }
+}
+
+/// A snapshot of a pool's work for one origin (for metrics and tests).
+public struct HTTP2OriginStatistics: Sendable, Equatable {
+    /// Connections opening, open or draining.
+    public let connections: Int
+    /// Streams open on those connections.
+    public let openStreams: Int
+    /// Requests waiting for a free stream or a connection.
+    public let waitingRequests: Int
+
+    public init(connections: Int, openStreams: Int, waitingRequests: Int) {
+        self.connections = connections
+        self.openStreams = openStreams
+        self.waitingRequests = waitingRequests
+    }
+
+    static let idle = HTTP2OriginStatistics(connections: 0, openStreams: 0, waitingRequests: 0)
+}
+
+/// A request handed from a caller's task to the I/O thread, with the continuation to resume.
+struct RequestSubmission: Sendable {
+    let id: UInt64
+    let origin: HTTP2Origin
+    let headers: HeaderBlock
+    let body: [UInt8]
+    /// Absolute deadline in milliseconds of the pool's monotonic clock.
+    let deadline: Int64
+    let continuation: CheckedContinuation<HTTP2Response, any Error>
+}
+
+/// The only way into the I/O thread: callers post commands, the loop takes them all at once.
+final class HTTP2Inbox: Sendable {
+    enum Command: Sendable {
+        case send(RequestSubmission)
+        case cancel(UInt64)
+        /// A helper thread resolved a connection's origin.
+        case resolved(HTTP2PoolStateMachine.ConnectionID, Result<[SocketAddress], TLSError>)
+        /// Stop after the accepted requests finished; resume the continuation (if any) once closed.
+        case shutdown(CheckedContinuation<Void, Never>?)
+    }
+
+    private struct State {
+        var commands: [Command] = []
+        var closed = false
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    let waker: LoopWaker
+
+    init() throws {
+        waker = try LoopWaker()
+    }
+
+    /// Queues a command and wakes the loop if it may be asleep. Returns false (and drops the
+    /// command) for a `send` after shutdown began, and for anything once the loop has exited.
+    @discardableResult
+    func post(_ command: Command) -> Bool {
+        let wasEmpty: Bool? = state.withLock { state in
+            if state.finished { return nil }
+            if case .send = command, state.closed { return nil }
+            if case .shutdown = command { state.closed = true }
+            let wasEmpty = state.commands.isEmpty
+            state.commands.append(command)
+            return wasEmpty
+        }
+        guard let wasEmpty else { return false }
+        // A non-empty inbox means the loop has a wake-up pending already.
+        if wasEmpty { waker.wake() }
+        return true
+    }
+
+    /// Swaps every queued command (oldest first) into `batch`, which must be empty; its storage
+    /// becomes the next inbox, so a steady stream of commands allocates nothing.
+    func takeAll(into batch: inout [Command]) {
+        state.withLock { state in
+            if !state.commands.isEmpty { swap(&state.commands, &batch) }
+        }
+    }
+
+    /// Called by the loop as it exits: later posts are refused; returns what was still queued.
+    func finish() -> [Command] {
+        state.withLock { state in
+            state.finished = true
+            state.closed = true
+            defer { state.commands = [] }
+            return state.commands
+        }
+    }
+}
+
+/// Per-origin figures published by the I/O thread for ``HTTP2ClientPool/statistics(for:)``, and
+/// the tasks waiting for them to reach a condition.
+final class HTTP2PoolStatus: Sendable {
+    private struct Waiter {
+        let origin: HTTP2Origin
+        let condition: @Sendable (HTTP2OriginStatistics) -> Bool
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    private struct State {
+        var figures: [HTTP2Origin: HTTP2OriginStatistics] = [:]
+        var waiters: [Waiter] = []
+    }
+
+    private let state = Mutex(State())
+
+    func update(_ newFigures: [HTTP2Origin: HTTP2OriginStatistics]) {
+        let satisfied = state.withLock { state in
+            state.figures = newFigures
+            let (ready, waiting) = state.waiters.partitioned { $0.condition(newFigures[$0.origin] ?? .idle) }
+            state.waiters = waiting
+            return ready
+        }
+        satisfied.forEach { $0.continuation.resume() }
+    }
+
+    func statistics(for origin: HTTP2Origin) -> HTTP2OriginStatistics {
+        state.withLock { $0.figures[origin] } ?? .idle
+    }
+
+    func wait(for origin: HTTP2Origin, until condition: @escaping @Sendable (HTTP2OriginStatistics) -> Bool) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                if condition(state.figures[origin] ?? .idle) { return true }
+                state.waiters.append(Waiter(origin: origin, condition: condition, continuation: continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}
+
+private extension Array {
+    /// The elements that satisfy `predicate`, and the others, each in order.
+    func partitioned(_ predicate: (Element) -> Bool) -> (matching: [Element], rest: [Element]) {
+        var matching: [Element] = []
+        var rest: [Element] = []
+        for element in self { if predicate(element) { matching.append(element) } else { rest.append(element) } }
+        return (matching, rest)
     }
 }

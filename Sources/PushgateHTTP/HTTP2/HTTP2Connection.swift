@@ -1,28 +1,43 @@
 import CNGHTTP2
 import Glibc
 
-/// One HTTP/2 connection: a ``TLSConnection`` driven by an nghttp2 client session. Owned and
-/// driven by one ``HTTP2EventLoop`` thread; nothing here blocks.
-///
-/// - Important: never more open streams than the server's SETTINGS_MAX_CONCURRENT_STREAMS;
-///   after GOAWAY only streams up to its last-stream-id finish here (relay-protocol.md §7).
+/// One HTTP/2 connection: a ``TLSConnection`` driven by an nghttp2 client session. It moves
+/// bytes and frames only; what to send, when to PING and when to give up is the pool's state
+/// machine's (``HTTP2PoolStateMachine``), which it tells what happened through its loop. Owned
+/// and driven by one ``HTTP2EventLoop`` thread; nothing here blocks.
 final class HTTP2Connection {
     enum State: Equatable {
         /// TCP connect and TLS handshake.
         case handshaking
-        /// Preface sent, waiting for the server's first SETTINGS (its stream limit).
-        case awaitingSettings
-        case ready
-        /// No new streams (GOAWAY received, stream ids used up, or shutting down); open ones finish.
-        case draining
+        /// The nghttp2 session runs.
+        case session
         case closed
     }
 
     enum Submission {
         case submitted
-        /// The connection cannot take new streams any more; the request is untouched.
+        /// The connection's stream ids are used up; the request is untouched.
         case unavailable
         case failed(HTTP2ClientError)
+    }
+
+    /// One open stream: its request's bytes going out, its response coming in.
+    private final class Stream {
+        let requestID: UInt64
+        let body: [UInt8]
+        /// How much of `body` nghttp2 has taken.
+        var bodyOffset = 0
+        /// The HEADERS frame went out, so the server may have seen the request.
+        var headersSent = false
+        var status: Int?
+        var responseHeaders: [HTTP2Header] = []
+        var responseBody: [UInt8] = []
+        var responseTruncated = false
+
+        init(requestID: UInt64, body: [UInt8]) {
+            self.requestID = requestID
+            self.body = body
+        }
     }
 
     private static let outputBatchBytes = 64 * 1024
@@ -31,59 +46,42 @@ final class HTTP2Connection {
     private static let readsPerWakeUp = 32
 
     unowned let loop: HTTP2EventLoop
+    let id: HTTP2PoolStateMachine.ConnectionID
     let origin: HTTP2Origin
-    let serial: Int
     let peer: String
     private let tls: TLSConnection
     private var session: NGHTTP2Session?
     private(set) var state: State = .handshaking
-    private var streams: [Int32: PendingRequest] = [:]
-    private var remoteMaxStreams = 0
+    private var streams: [Int32: Stream] = [:]
+    private var streamOfRequest: [UInt64: Int32] = [:]
     private var goawayLastStreamID: Int32?
-    /// A response completed here: the server accepts us, so this origin needs no back-off.
-    private(set) var servedResponse = false
-    /// Why the connection closed, when it was not a clean close.
-    private(set) var closeError: HTTP2ClientError?
     private var output: [UInt8] = []
     private var outputOffset = 0
     private var input: [UInt8]
     private var wantsWritable = true
     /// The read budget ran out with data possibly still buffered.
     private(set) var hasUnreadInput = false
-    private var keepAlive: IdlePing
-    private let connectDeadline: Int64
     private let maxResponseBodyBytes: Int
 
-    init(loop: HTTP2EventLoop, origin: HTTP2Origin, serial: Int, address: SocketAddress, context: TLSContext,
-         configuration: HTTP2ClientConfiguration, now: Int64) throws {
+    init(loop: HTTP2EventLoop, id: HTTP2PoolStateMachine.ConnectionID, origin: HTTP2Origin, address: SocketAddress,
+         context: TLSContext, maxResponseBodyBytes: Int) throws(HTTP2ClientError) {
         self.loop = loop
+        self.id = id
         self.origin = origin
-        self.serial = serial
         self.peer = "\(address)"
         do {
             tls = try TLSConnection.connect(to: address, serverName: origin.host, context: context)
         } catch let error as TLSError {
             throw HTTP2ClientError(.connectFailed, detail: "cannot connect to \(origin) at \(address)", tls: error)
+        } catch {
+            throw HTTP2ClientError(.connectFailed, detail: "cannot connect to \(origin) at \(address): \(error)")
         }
         input = [UInt8](repeating: 0, count: Self.inputBufferBytes)
         output.reserveCapacity(Self.outputBatchBytes + 16 * 1024)
-        keepAlive = IdlePing(interval: configuration.idlePingIntervalMilliseconds, timeout: configuration.pingTimeoutMilliseconds, now: now)
-        connectDeadline = now + configuration.connectTimeoutMilliseconds
-        maxResponseBodyBytes = max(0, configuration.maxResponseBodyBytes)
+        self.maxResponseBodyBytes = max(0, maxResponseBodyBytes)
     }
 
     var fileDescriptor: Int32 { tls.fileDescriptor }
-
-    /// Still connecting: the pool waits for it rather than opening another.
-    var isOpening: Bool { state == .handshaking || state == .awaitingSettings }
-
-    /// Counts toward the per-origin connection limit (draining ones are on their way out).
-    var isUsable: Bool { state != .draining && state != .closed }
-
-    /// Streams that may be opened now.
-    var freeStreams: Int { state == .ready ? max(0, remoteMaxStreams - streams.count) : 0 }
-
-    var openStreams: Int { streams.count }
 
     /// The poll(2) events this connection waits for.
     var pollEvents: Int16 {
@@ -91,27 +89,18 @@ final class HTTP2Connection {
         return Int16(POLLIN) | (wantsWritable ? Int16(POLLOUT) : 0)
     }
 
-    /// When ``tick(now:)`` next has work: the connect deadline or the keep-alive.
-    var nextTimer: Int64 {
-        switch state {
-        case .handshaking, .awaitingSettings: return connectDeadline
-        case .ready, .draining: return keepAlive.nextDue
-        case .closed: return .max
-        }
-    }
-
     // MARK: I/O
 
     /// The socket is ready (or has buffered input): advance the handshake or read what arrived.
-    func handleEvents(now: Int64) {
+    func handleEvents() {
         switch state {
-        case .handshaking: advanceHandshake(now: now)
-        case .awaitingSettings, .ready, .draining: readAvailable(now: now)
+        case .handshaking: advanceHandshake()
+        case .session: readAvailable()
         case .closed: break
         }
     }
 
-    private func advanceHandshake(now: Int64) {
+    private func advanceHandshake() {
         do {
             switch try tls.handshake() {
             case .wantRead: wantsWritable = false
@@ -122,10 +111,9 @@ final class HTTP2Connection {
                                    detail: "the server chose \(tls.negotiatedProtocol ?? "no protocol"), not h2")
                 }
                 try startSession()
-                state = .awaitingSettings
+                state = .session
                 wantsWritable = true
-                keepAlive.received(now: now)
-                readAvailable(now: now)
+                readAvailable()
             }
         } catch let error as TLSError {
             close(HTTP2ClientError(.connectFailed, detail: "cannot connect to \(origin) at \(peer)", tls: error))
@@ -150,11 +138,11 @@ final class HTTP2Connection {
         }
     }
 
-    private func readAvailable(now: Int64) {
+    private func readAvailable() {
         guard let session else { return }
         hasUnreadInput = false
         var received = false
-        defer { if received { keepAlive.received(now: now) } }
+        defer { if received { loop.record(.bytesReceived(id)) } }
         for _ in 0..<Self.readsPerWakeUp {
             let result: TLSConnection.IOResult
             do {
@@ -186,7 +174,7 @@ final class HTTP2Connection {
     /// Serialises everything nghttp2 has queued into one buffer and writes it with as few
     /// SSL_write calls as the socket allows. Closes a connection that has nothing left to do.
     func flush() {
-        guard let session, state != .closed, state != .handshaking else { return }
+        guard let session, state == .session else { return }
         while true {
             if outputOffset == output.count {
                 output.removeAll(keepingCapacity: true)
@@ -226,77 +214,54 @@ final class HTTP2Connection {
             }
         }
         if nghttp2_session_want_read(session.handle) == 0 && nghttp2_session_want_write(session.handle) == 0 {
-            close(nil)
-        } else if state == .draining && streams.isEmpty {
-            closeGracefully()
+            close(HTTP2ClientError(.connectionLost, detail: "\(origin) closed the connection"))
         }
     }
 
     // MARK: Streams
 
-    /// Opens a stream for `request`. The caller checked ``freeStreams``.
-    func submit(_ request: PendingRequest) -> Submission {
-        guard let session, state == .ready else { return .unavailable }
-        let streamID = request.headers.withNameValuePairs { pairs -> Int32 in
-            if request.body.isEmpty {
+    /// Opens a stream for a request; the state machine checked the server's stream limit.
+    func submit(_ requestID: UInt64, headers: HeaderBlock, body: [UInt8]) -> Submission {
+        guard let session, state == .session else { return .unavailable }
+        let streamID = headers.withNameValuePairs { pairs -> Int32 in
+            if body.isEmpty {
                 return nghttp2_submit_request(session.handle, nil, pairs.baseAddress, pairs.count, nil, nil)
             }
             var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: HTTP2ConnectionCallbacks.readBody)
             return nghttp2_submit_request(session.handle, nil, pairs.baseAddress, pairs.count, &provider, nil)
         }
         guard streamID > 0 else {
-            if streamID == NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE.rawValue {
-                // Client stream ids run out after 2^30 requests: finish here, continue on a new connection.
-                state = .draining
-                return .unavailable
-            }
+            // Client stream ids run out after 2^30 requests: finish here, continue on a new connection.
+            if streamID == NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE.rawValue { return .unavailable }
             return .failed(HTTP2ClientError(.protocolError, detail: "nghttp2_submit_request: \(NGHTTP2Error.message(streamID))"))
         }
-        streams[streamID] = request
-        request.phase = .inFlight(self, streamID: streamID)
+        streams[streamID] = Stream(requestID: requestID, body: body)
+        streamOfRequest[requestID] = streamID
         return .submitted
     }
 
-    /// Abandons a stream (deadline or cancellation): RST_STREAM(CANCEL). The stream stays counted
-    /// until nghttp2 reports it closed, so it is never leaked or double-counted.
-    func reset(streamID: Int32) {
-        guard let session, state != .closed else { return }
+    /// Abandons a request's stream (deadline or cancellation): RST_STREAM(CANCEL). nghttp2 then
+    /// reports the stream closed, which frees its slot.
+    func reset(_ requestID: UInt64) {
+        guard let session, let streamID = streamOfRequest[requestID] else { return }
         nghttp2_submit_rst_stream(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
     }
 
-    // MARK: Timers
-
-    func tick(now: Int64) {
-        switch state {
-        case .handshaking, .awaitingSettings:
-            if now >= connectDeadline {
-                close(HTTP2ClientError(.connectFailed, detail: "no HTTP/2 connection to \(origin) at \(peer) within the connect timeout"))
-            }
-        case .ready, .draining:
-            switch keepAlive.tick(now: now) {
-            case .none: break
-            case .sendPing:
-                if let session { nghttp2_submit_ping(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) }
-            case .dead:
-                close(HTTP2ClientError(.connectionLost, detail: "\(origin) did not answer a PING"))
-            }
-        case .closed:
-            break
-        }
+    func sendPing() {
+        if let session { nghttp2_submit_ping(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) }
     }
 
     // MARK: Closing
 
-    /// Says GOAWAY, sends close_notify and closes; open streams fail with `shutdown`.
+    /// Says GOAWAY, sends close_notify and closes; requests that may have reached the server fail with `shutdown`.
     func closeGracefully() {
         guard state != .closed else { return }
-        if let session, state != .handshaking {
+        if let session {
             nghttp2_session_terminate_session(session.handle, NGHTTP2_NO_ERROR.rawValue)
-            state = .draining
             flushOnce(session)
             tls.shutdown()
         }
-        close(nil, orphanError: HTTP2ClientError(.shutdown, detail: "the connection was closed"))
+        close(HTTP2ClientError(.shutdown, detail: "the connection was closed"))
     }
 
     private func flushOnce(_ session: NGHTTP2Session) {
@@ -310,25 +275,18 @@ final class HTTP2Connection {
         if outputOffset < output.count { _ = try? tls.write(output[outputOffset...]) }
     }
 
-    /// Closes at once. Requests that never reached the server go back to the loop's queue;
-    /// those that may have reached it fail with `error` (or `orphanError`).
-    private func close(_ error: HTTP2ClientError?, orphanError: HTTP2ClientError? = nil) {
+    /// Closes at once and tells the loop which requests may have reached the server.
+    func close(_ error: HTTP2ClientError) {
         guard state != .closed else { return }
         state = .closed
-        closeError = error
         wantsWritable = false
         hasUnreadInput = false
         session = nil
-        let orphans = streams
+        var sent: Set<UInt64> = []
+        for stream in streams.values where stream.headersSent { sent.insert(stream.requestID) }
         streams = [:]
-        let failure = error ?? orphanError ?? HTTP2ClientError(.connectionLost, detail: "\(origin) closed the connection")
-        for request in orphans.values.sorted(by: { $0.id < $1.id }) where !request.isFinished {
-            if request.headersSent {
-                loop.complete(request, .failure(failure))
-            } else {
-                loop.requeue(request, countsAsRetry: false)
-            }
-        }
+        streamOfRequest = [:]
+        loop.connectionClosed(self, error, sent: sent)
     }
 
     // MARK: nghttp2 callbacks (called from inside mem_recv / mem_send)
@@ -339,11 +297,9 @@ final class HTTP2Connection {
         case NGHTTP2_SETTINGS.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0:
             guard let session else { return 0 }
             let limit = nghttp2_session_get_remote_settings(session.handle, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
-            remoteMaxStreams = Int(min(limit, UInt32(Int32.max)))
-            if state == .awaitingSettings { state = .ready }
+            loop.record(.settingsReceived(id, maxConcurrentStreams: Int(min(limit, UInt32(Int32.max)))))
         case NGHTTP2_GOAWAY.rawValue:
             goawayLastStreamID = frame.pointee.goaway.last_stream_id
-            if state != .closed { state = .draining }
             loop.goawayReceived(self, lastStreamID: frame.pointee.goaway.last_stream_id, errorCode: frame.pointee.goaway.error_code)
         default:
             break
@@ -356,65 +312,131 @@ final class HTTP2Connection {
         streams[frame.pointee.hd.stream_id]?.headersSent = true
     }
 
-    func frameNotSent(_ frame: UnsafePointer<nghttp2_frame>, libraryError: Int32) {
+    func frameNotSent(_ frame: UnsafePointer<nghttp2_frame>) {
         guard UInt32(frame.pointee.hd.type) == NGHTTP2_HEADERS.rawValue,
-              let request = streams.removeValue(forKey: frame.pointee.hd.stream_id), !request.isFinished else { return }
+              let stream = removeStream(frame.pointee.hd.stream_id) else { return }
         // The request never left: it may go out on another connection without using its retry.
-        loop.requeue(request, countsAsRetry: false)
+        loop.record(.streamClosed(id, stream.requestID, .notSent))
     }
 
     func headerReceived(_ frame: UnsafePointer<nghttp2_frame>, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         guard UInt32(frame.pointee.hd.type) == NGHTTP2_HEADERS.rawValue,
-              let request = streams[frame.pointee.hd.stream_id], !request.isFinished else { return }
+              let stream = streams[frame.pointee.hd.stream_id] else { return }
         if name.elementsEqual(":status".utf8) {
             var status = 0
             for digit in value where (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) && status < 1000 {
                 status = status * 10 + Int(digit - UInt8(ascii: "0"))
             }
             // A final status after an informational (1xx) block starts the headers afresh.
-            request.status = status
-            request.responseHeaders.removeAll()
+            stream.status = status
+            stream.responseHeaders.removeAll()
         } else if name.first != UInt8(ascii: ":") {
-            request.responseHeaders.append(HTTP2Header(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            stream.responseHeaders.append(HTTP2Header(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
         }
     }
 
     func dataReceived(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
-        guard let request = streams[streamID], !request.isFinished else { return }
-        let room = maxResponseBodyBytes - request.responseBody.count
-        if data.count > room { request.responseTruncated = true }
-        if room > 0 { request.responseBody.append(contentsOf: data.prefix(room)) }
+        guard let stream = streams[streamID] else { return }
+        let room = maxResponseBodyBytes - stream.responseBody.count
+        if data.count > room { stream.responseTruncated = true }
+        if room > 0 { stream.responseBody.append(contentsOf: data.prefix(room)) }
     }
 
     func streamClosed(streamID: Int32, errorCode: UInt32) {
-        guard let request = streams.removeValue(forKey: streamID), !request.isFinished else { return }
-        let refused = errorCode == NGHTTP2_REFUSED_STREAM.rawValue || goawayLastStreamID.map { streamID > $0 } == true
-        if errorCode == NGHTTP2_NO_ERROR.rawValue, let status = request.status, status >= 200 {
-            if !servedResponse {
-                servedResponse = true
-                loop.connectionServedResponse(self)
-            }
-            let response = HTTP2Response(status: status, headers: request.responseHeaders, body: request.responseBody,
-                                         bodyTruncated: request.responseTruncated)
-            loop.complete(request, .success(response))
-        } else if refused {
+        guard let stream = removeStream(streamID) else { return }
+        let outcome: HTTP2PoolStateMachine.StreamOutcome
+        if errorCode == NGHTTP2_NO_ERROR.rawValue, let status = stream.status, status >= 200 {
+            outcome = .answered(HTTP2Response(status: status, headers: stream.responseHeaders, body: stream.responseBody,
+                                              bodyTruncated: stream.responseTruncated))
+        } else if errorCode == NGHTTP2_REFUSED_STREAM.rawValue || goawayLastStreamID.map({ streamID > $0 }) == true {
             // GOAWAY / REFUSED_STREAM guarantee the server did not process it (RFC 9113 §8.7).
-            loop.retryRefused(request)
+            outcome = .refused
         } else {
-            loop.complete(request, .failure(HTTP2ClientError(.streamReset, detail: "\(origin) reset the stream (HTTP/2 error \(errorCode))")))
+            outcome = .failed(HTTP2ClientError(.streamReset, detail: "\(origin) reset the stream (HTTP/2 error \(errorCode))"))
         }
+        loop.record(.streamClosed(id, stream.requestID, outcome))
+    }
+
+    private func removeStream(_ streamID: Int32) -> Stream? {
+        guard let stream = streams.removeValue(forKey: streamID) else { return nil }
+        streamOfRequest.removeValue(forKey: stream.requestID)
+        return stream
     }
 
     func readBody(streamID: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, flags: UnsafeMutablePointer<UInt32>) -> Int {
-        guard let request = streams[streamID] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
-        let count = min(buffer.count, request.body.count - request.bodyOffset)
+        guard let stream = streams[streamID] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        let count = min(buffer.count, stream.body.count - stream.bodyOffset)
         if count > 0, let destination = buffer.baseAddress {
-            request.body.withUnsafeBufferPointer { body in
-                destination.update(from: body.baseAddress! + request.bodyOffset, count: count)
+            stream.body.withUnsafeBufferPointer { body in
+                destination.update(from: body.baseAddress! + stream.bodyOffset, count: count)
             }
         }
-        request.bodyOffset += count
-        if request.bodyOffset == request.body.count { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+        stream.bodyOffset += count
+        if stream.bodyOffset == stream.body.count { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
         return count
+    }
+}
+
+/// The nghttp2 callbacks of client connections. They capture nothing: the session's user data is
+/// the ``HTTP2Connection`` (unretained; the connection frees its session before it goes away).
+enum HTTP2ConnectionCallbacks {
+    static func make() throws(HTTP2ClientError) -> NGHTTP2Callbacks {
+        do {
+            return try NGHTTP2Callbacks { table in
+                nghttp2_session_callbacks_set_on_frame_recv_callback(table, onFrameReceived)
+                nghttp2_session_callbacks_set_on_frame_send_callback(table, onFrameSent)
+                nghttp2_session_callbacks_set_on_frame_not_send_callback(table, onFrameNotSent)
+                nghttp2_session_callbacks_set_on_header_callback(table, onHeader)
+                nghttp2_session_callbacks_set_on_data_chunk_recv_callback(table, onDataChunk)
+                nghttp2_session_callbacks_set_on_stream_close_callback(table, onStreamClose)
+            }
+        } catch {
+            throw HTTP2ClientError(error)
+        }
+    }
+
+    static func connection(_ userData: UnsafeMutableRawPointer?) -> HTTP2Connection {
+        Unmanaged<HTTP2Connection>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    private static let onFrameReceived: nghttp2_on_frame_recv_callback = { _, frame, userData in
+        guard let frame else { return 0 }
+        return connection(userData).frameReceived(frame)
+    }
+
+    private static let onFrameSent: nghttp2_on_frame_send_callback = { _, frame, userData in
+        guard let frame else { return 0 }
+        connection(userData).frameSent(frame)
+        return 0
+    }
+
+    private static let onFrameNotSent: nghttp2_on_frame_not_send_callback = { _, frame, _, userData in
+        guard let frame else { return 0 }
+        connection(userData).frameNotSent(frame)
+        return 0
+    }
+
+    private static let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
+        guard let frame, let name, let value else { return 0 }
+        connection(userData).headerReceived(frame, name: UnsafeBufferPointer(start: name, count: nameLength),
+                                            value: UnsafeBufferPointer(start: value, count: valueLength))
+        return 0
+    }
+
+    private static let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
+        guard let data else { return 0 }
+        connection(userData).dataReceived(streamID: streamID, UnsafeBufferPointer(start: data, count: length))
+        return 0
+    }
+
+    private static let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
+        connection(userData).streamClosed(streamID: streamID, errorCode: errorCode)
+        return 0
+    }
+
+    /// Supplies a request body; the stream's request is looked up by id.
+    static let readBody: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
+        guard let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+        return connection(userData).readBody(streamID: streamID, into: UnsafeMutableBufferPointer(start: buffer, count: length), flags: flags)
     }
 }

@@ -14,10 +14,12 @@ public final class APNsClient: Sendable {
     private let logger: Logger
 
     /// Builds the client; connections open on first use. Throws when the extra CA file cannot be loaded.
-    public init(configuration: APNsConfiguration, clock: any WallClock = SystemClock(), logger: Logger) throws {
+    /// `clock` dates provider tokens; `deadlineClock` times requests, reconnects and pings.
+    public init(configuration: APNsConfiguration, clock: any WallClock = SystemClock(),
+                deadlineClock: any MonotonicClock = SystemMonotonicClock(), logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger.named("apns")
-        pool = try HTTP2ClientPool(configuration: configuration.http2, clock: clock, logger: logger.named("apns-http2"))
+        pool = try HTTP2ClientPool(configuration: configuration.http2, clock: deadlineClock, logger: logger.named("apns-http2"))
         tokens = APNsProviderTokenCache(privateKey: configuration.privateKey, keyId: configuration.keyId,
                                         teamId: configuration.teamId, clock: clock)
     }

@@ -18,9 +18,11 @@ public final class FCMClient: Sendable {
 
     /// Builds the client; connections open on first use. Throws when the token URI is not an
     /// https URL or the extra CA file cannot be loaded.
-    public init(configuration: FCMConfiguration, clock: any WallClock = SystemClock(), logger: Logger) throws {
+    /// `clock` dates OAuth assertions; `deadlineClock` times requests, reconnects and pings.
+    public init(configuration: FCMConfiguration, clock: any WallClock = SystemClock(),
+                deadlineClock: any MonotonicClock = SystemMonotonicClock(), logger: Logger) throws {
         let endpoint = try HTTPSEndpoint(url: configuration.tokenURI)
-        let pool = try HTTP2ClientPool(configuration: configuration.http2, clock: clock, logger: logger.named("fcm-http2"))
+        let pool = try HTTP2ClientPool(configuration: configuration.http2, clock: deadlineClock, logger: logger.named("fcm-http2"))
         let account = configuration.account
         let timeout = configuration.timeoutMilliseconds
         self.configuration = configuration

@@ -3,8 +3,10 @@ import PushgateProviders
 
 extension RelayConfiguration {
     /// The delivery channel this configuration asks for: the dry-run file, or APNs with the
-    /// configured key (an unreadable `.p8` stops start-up, naming the setting only).
-    public func makeChannel(clock: any WallClock, logger: Logger) throws -> any DeliveryChannel {
+    /// configured key (an unreadable `.p8` stops start-up, naming the setting only). `clock` dates
+    /// provider tokens, `deadlineClock` times requests (tests pass one manual clock as both).
+    public func makeChannel(clock: any WallClock, deadlineClock: any MonotonicClock = SystemMonotonicClock(),
+                            logger: Logger) throws -> any DeliveryChannel {
         guard let apns else { return try DryRunChannel(logPath: dryRunLog) }
         let key: P256PrivateKey
         do {
@@ -15,6 +17,6 @@ extension RelayConfiguration {
         let configuration = APNsConfiguration(privateKey: key, keyId: apns.keyId, teamId: apns.teamId,
                                               productionOrigin: apns.productionOrigin, sandboxOrigin: apns.sandboxOrigin,
                                               extraCAFile: apns.extraCAFile)
-        return try APNsClient(configuration: configuration, clock: clock, logger: logger.named("apns"))
+        return try APNsClient(configuration: configuration, clock: clock, deadlineClock: deadlineClock, logger: logger.named("apns"))
     }
 }

@@ -42,7 +42,7 @@ final class RelayHarness: Sendable {
         let configuration = try RelayConfiguration(arguments: [], environment: environment)
         let logger = Logger(component: "relay", minimumLevel: .debug, sink: logs)
         relay = try await RelayServer(configuration: configuration,
-                                      channel: configuration.makeChannel(clock: clock, logger: logger),
+                                      channel: configuration.makeChannel(clock: clock, deadlineClock: clock, logger: logger),
                                       scheduler: scheduler, logger: logger)
     }
 
