@@ -85,7 +85,7 @@ import Testing
         _ = await iterator.next()
         _ = await iterator.next()
         #expect(gate.inFlight == 2)
-        while gate.waitingCount < 2 { await Task.yield() }
+        await gate.waitForWaiting(atLeast: 2)
         #expect(await gate.withPermit { true } == nil)
         for _ in 0..<4 { release.continuation.yield() }
         for holder in holders { #expect(await holder.value == true) }

@@ -30,20 +30,20 @@ import Testing
     /// Holds the worker inside a write until `release` is signalled, so later writes pile up;
     /// returns once the write is being applied.
     private func blockWorker(_ queue: GroupCommitQueue<SQLiteConnection>, release: DispatchSemaphore) async -> Task<Int64, any Error> {
-        let entered = Flag()
+        let (entered, signal) = AsyncStream<Void>.makeStream()
         let task = Task {
             try await queue.submit { connection in
-                entered.set()
+                signal.yield()
                 release.wait()
                 return try Self.insert(0, on: connection)
             }
         }
-        while !entered.isSet { await Task.yield() }
+        for await _ in entered { break }
         return task
     }
 
     private func waitUntilPending(_ queue: GroupCommitQueue<SQLiteConnection>, count: Int) async {
-        while queue.pendingCount < count { await Task.yield() }
+        await queue.waitForPending(atLeast: count)
     }
 
     @Test func writesWaitingTogetherShareOneTransaction() async throws {

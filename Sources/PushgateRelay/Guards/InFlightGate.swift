@@ -3,11 +3,13 @@ import Synchronization
 /// Bounds concurrent provider requests: `limit` run, as many more wait, the rest are refused.
 ///
 /// - Important: a token refused here gets `{token, ok:false}` without being sent
-///   (relay-protocol.md §2, in-flight gate).
+///   (docs/relay.md, in-flight gate).
 public final class InFlightGate: Sendable {
     private struct State {
         var running = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Callers of ``waitForWaiting(atLeast:)`` and the count each waits for.
+        var observers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let limit: Int
@@ -48,6 +50,7 @@ public final class InFlightGate: Sendable {
                     return false
                 }
                 if runNow { continuation.resume() }
+                notifyObservers()
             }
             return true
         }
@@ -67,4 +70,26 @@ public final class InFlightGate: Sendable {
 extension InFlightGate {
     /// Requests waiting for a permit (tests and metrics).
     public var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// Returns once at least `count` requests wait for a permit (tests).
+    func waitForWaiting(atLeast count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                guard state.waiting.count < count else { return true }
+                state.observers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Wakes the observers whose count of waiting requests is reached.
+    private func notifyObservers() {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            let count = state.waiting.count
+            defer { state.observers.removeAll { $0.count <= count } }
+            return state.observers.filter { $0.count <= count }.map(\.continuation)
+        }
+        ready.forEach { $0.resume() }
+    }
 }

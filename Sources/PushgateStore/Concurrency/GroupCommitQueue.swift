@@ -20,6 +20,8 @@ final class GroupCommitQueue<Connection: StoreConnection>: Sendable {
         var draining = false
         var closed = false
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Callers of ``waitForPending(atLeast:)`` and the count each waits for.
+        var pendingWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let worker: ConnectionWorker<Connection>
@@ -39,6 +41,18 @@ final class GroupCommitQueue<Connection: StoreConnection>: Sendable {
 
     /// Writes waiting for a transaction (not counting the one being committed).
     var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// Returns once at least `count` writes wait (tests hold the worker and pile writes up).
+    func waitForPending(atLeast count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                guard state.pending.count < count else { return true }
+                state.pendingWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
 
     /// Runs `write` inside a shared write transaction and returns its result once that
     /// transaction has committed.
@@ -71,13 +85,17 @@ final class GroupCommitQueue<Connection: StoreConnection>: Sendable {
     private enum EnqueueAction { case refuse, wait, startDraining }
 
     private func enqueue(_ write: PendingWrite) {
-        let action = state.withLock { state -> EnqueueAction in
-            guard !state.closed else { return .refuse }
+        let (action, ready) = state.withLock { state -> (EnqueueAction, [CheckedContinuation<Void, Never>]) in
+            guard !state.closed else { return (.refuse, []) }
             state.pending.append(write)
-            guard !state.draining else { return .wait }
+            let count = state.pending.count
+            let ready = state.pendingWaiters.filter { $0.count <= count }.map(\.continuation)
+            state.pendingWaiters.removeAll { $0.count <= count }
+            guard !state.draining else { return (.wait, ready) }
             state.draining = true
-            return .startDraining
+            return (.startDraining, ready)
         }
+        ready.forEach { $0.resume() }
         switch action {
         case .refuse: write.fail(StoreClosedError())
         case .wait: break
