@@ -1,3 +1,4 @@
+import PushgateCore
 import PushgateStore
 import Testing
 @testable import PushgateRelay
@@ -11,13 +12,14 @@ import Testing
         #expect(limiter.allow("10.0.0.1", nowMs: 60_000))
     }
 
-    @Test func fullKeyTableRefusesNewKeysUntilExpiredOnesArePurged() {
+    @Test func aFullKeyTableForgetsTheLeastRecentlyUsedKeyInsteadOfRefusingANewcomer() {
         let limiter = RateLimiter(limit: 1, maxKeys: 2)
         #expect(limiter.allow("a", nowMs: 0))
-        #expect(limiter.allow("b", nowMs: 0))
-        #expect(!limiter.allow("c", nowMs: 500), "both keys still live")
-        #expect(limiter.allow("c", nowMs: 60_001), "expired keys make room")
-        #expect(limiter.trackedKeys == 1)
+        #expect(limiter.allow("b", nowMs: 1))
+        #expect(limiter.allow("c", nowMs: 500), "a newcomer is never locked out")
+        #expect(limiter.trackedKeys == 2)
+        #expect(!limiter.allow("b", nowMs: 501), "b is still tracked and spent")
+        #expect(limiter.allow("a", nowMs: 502), "a was forgotten, so it starts afresh")
     }
 }
 
@@ -57,12 +59,51 @@ import Testing
         #expect(table.insert(key(6), expiresAtMs: 60_000, client: "other", nowMs: 2_000 + ReplayKeyTable.topRescanMs).outcome == .fresh)
     }
 
+    @Test func aFloodAtTheCeilingLeavesNoGrowingTrailOfEvictedKeys() {
+        var table = ReplayKeyTable(ceiling: 100)
+        for n in 0 ..< 60_000 {
+            // Keys far from expiry, so only eviction removes them.
+            _ = table.insert(key(n), expiresAtMs: 600_000, client: n.isMultiple(of: 2) ? "a" : "b", nowMs: Int64(n / 1_000))
+            #expect(table.heldSlots <= 4 * 100 + 8_192 + 2)
+        }
+        #expect(table.count == 100)
+    }
+
     @Test func aForgottenKeyMayBeRecordedAgain() {
         var table = ReplayKeyTable(ceiling: 2)
         _ = table.insert(key(1), expiresAtMs: 1_000, client: "a", nowMs: 0)
         table.forget(key(1))
         #expect(table.insert(key(1), expiresAtMs: 1_000, client: "a", nowMs: 0).outcome == .fresh)
         #expect(table.count == 1)
+    }
+}
+
+@Suite struct ClientGroupTests {
+    @Test func ipv4StaysIPv6GoesByItsSlash64AndMappedIPv4IsIPv4() {
+        #expect(ClientAddress.group("203.0.113.7") == "203.0.113.7")
+        #expect(ClientAddress.group("::ffff:203.0.113.7") == "203.0.113.7")
+        #expect(ClientAddress.group("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.group("2001:db8:1:2::9") == ClientAddress.group("2001:db8:1:2:ffff::1"))
+    }
+}
+
+@Suite struct RegisterSuffixTests {
+    @Test func theSuffixesAreThoseOfEveryRegisterMessage() {
+        #expect(RegisterRequest.signedSuffixes == ["ios", "ios.unregister", "android", "android.unregister", "ios.liveactivity"])
+    }
+}
+
+@Suite struct ReplaySetClaimTests {
+    @Test func aClaimedKeyIsAReplayForOtherCopiesUntilReleasedAndRecordedForGood() async throws {
+        let set = ReplaySet(ceiling: 10, logger: Logger(component: "test", minimumLevel: .error), nowMs: 0)
+        let key = ReplayDigest("serverid.1.sig")
+        #expect(try await set.claim(key, nowMs: 0))
+        #expect(try await !set.claim(key, nowMs: 0), "a copy arriving meanwhile")
+        set.release(key)
+        #expect(try await set.claim(key, nowMs: 0), "a refused request may come again")
+        #expect(try await set.record(key, expiresAtMs: 1_000, client: "c", nowMs: 0) == .fresh)
+        #expect(try await !set.claim(key, nowMs: 999))
+        #expect(try await set.claim(key, nowMs: 1_000), "expired")
     }
 }
 

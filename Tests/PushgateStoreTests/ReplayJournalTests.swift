@@ -42,6 +42,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + ".new"))
     }
 
+    @Test func aSecondWriterOfTheSameJournalIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("relay.sqlite-replay")
+        let (first, _) = try ReplayJournal.open(path: path, nowMs: 0)
+        #expect(throws: ReplayJournal.Failure.self) { try ReplayJournal.open(path: path, nowMs: 0) }
+        withExtendedLifetime(first) {}
+    }
+
     @Test func aJournalThatCannotBeCreatedSaysWhere() {
         #expect(throws: ReplayJournal.Failure.self) { try ReplayJournal.open(path: "/nonexistent-dir/relay.sqlite-replay", nowMs: 0) }
     }

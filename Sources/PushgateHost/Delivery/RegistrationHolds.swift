@@ -5,7 +5,7 @@ import Synchronization
 /// binding it just repaired, or one the relay refused with `binding_limit`. Kept in memory
 /// only: a restart costs at most one registration more.
 ///
-/// - Important: issue 16 item 6 — a lost binding is registered again at most once per token
+/// - Important: docs/host.md "Lost and aging bindings" — a lost binding is registered again at most once per token
 ///   per ``holdMs``, and a `binding_limit` refusal is not retried before then.
 final class RegistrationHolds: Sendable {
     /// How long a held token is left alone.

@@ -5,7 +5,7 @@ import PushgateProviders
 /// registering each token on the relay (`register-live-activity-token`) before its first push
 /// and repairing lost bindings (``RelayRegistrations``, kind `liveactivity`).
 ///
-/// - Important: relay-protocol.md §3 and §5; host.md §5–§6 — registrations are cached by
+/// - Important: docs/relay.md "Live Activity"; docs/host.md "Lost and aging bindings" — registrations are cached by
 ///   (relay URL, token, kind `liveactivity`) and run at most 16 at a time; a replaced, evicted
 ///   or expired token is unregistered with a signed request.
 public struct RelayLiveActivityTransport: LiveActivityTransport {

@@ -3,7 +3,7 @@ import PushgateStore
 /// The relay registration cache (`relay_registrations`), kept in memory too: read once on
 /// first use, then changed only together with the table.
 ///
-/// - Important: host.md §5 — registrations are cached by (relay URL, token, kind), with the
+/// - Important: docs/host.md "Lost and aging bindings" — registrations are cached by (relay URL, token, kind), with the
 ///   time of the last successful registration (the host refreshes old ones).
 extension HostStore {
     /// Whether `token` of `kind` is known to be registered on the relay at `relayURL`.

@@ -4,7 +4,7 @@ import PushgateStore
 
 /// Every setting of `pushgate-relay`, resolved and validated.
 ///
-/// - Important: names, defaults and rules are those of relay-protocol.md §8.
+/// - Important: names, defaults and rules are docs/relay.md's "Settings".
 public struct RelayConfiguration: Sendable {
     /// Where and how to reach APNs, or `nil` in dry-run mode.
     public struct APNs: Sendable {
@@ -112,6 +112,9 @@ public struct RelayConfiguration: Sendable {
         bindings.newBindingsPerDay = try source.integer("NEW_BINDINGS_PER_TOKEN_PER_DAY", default: bindings.newBindingsPerDay,
                                                         in: 1...BindingLimits.hostsPerToken * 64)
         testClockOffsetMs = Int64(try source.integer("TEST_CLOCK_OFFSET_MS", default: 0, in: -315_360_000_000...315_360_000_000))
+        if testClockOffsetMs != 0 {
+            warnings.append("\(SettingsSource.displayName("TEST_CLOCK_OFFSET_MS")) moves the relay's clock; it is for tests only")
+        }
         maxInFlight = try source.integer("MAX_IN_FLIGHT", default: maxInFlight, in: 1...10_000)
         maxConnections = try source.integer("MAX_CONNECTIONS", default: maxConnections, in: 1...1_000_000)
         maxConnectionsPerIP = try source.integer("MAX_CONNECTIONS_PER_IP", default: maxConnectionsPerIP, in: 1...1_000_000)

@@ -3,8 +3,10 @@ import Synchronization
 /// "N per rolling 60 s" per key: a request is allowed when fewer than N were allowed in the
 /// window that ends now (an exact sliding-window log of the last N request times).
 ///
-/// - Important: at most `maxKeys` keys are tracked; when full, expired keys are purged first and
-///   then new keys are refused (relay-protocol.md §2).
+/// - Important: at most `maxKeys` keys are tracked; when full, keys with no request inside the
+///   window go first, then the least recently used: a flood of new keys makes the limiter forget
+///   old ones (they come back with a fresh budget), it never locks a newcomer out
+///   (docs/security.md, "Outside these attacks").
 public final class RateLimiter: Sendable {
     /// The last `limit` allowed request times of one key, oldest first from `next`.
     private struct Ring {
@@ -25,7 +27,6 @@ public final class RateLimiter: Sendable {
 
     private struct State {
         var rings: [String: Ring] = [:]
-        var lastPurgeMs: Int64?
     }
 
     private let limit: Int
@@ -43,13 +44,7 @@ public final class RateLimiter: Sendable {
     /// Counts one request for `key` at `nowMs`; `false` means over the limit (or no room for a new key).
     public func allow(_ key: String, nowMs: Int64) -> Bool {
         state.withLock { state in
-            if state.rings[key] == nil, state.rings.count >= maxKeys {
-                // Purging is O(keys); do it at most once a second so a flood of new keys stays cheap.
-                if let last = state.lastPurgeMs, nowMs - last < 1_000 { return false }
-                state.lastPurgeMs = nowMs
-                purge(&state, nowMs: nowMs)
-                if state.rings.count >= maxKeys { return false }
-            }
+            if state.rings[key] == nil, state.rings.count >= maxKeys { makeRoom(&state, nowMs: nowMs) }
             // Mutating in place through the dictionary's default subscript avoids copying the ring.
             let windowStart = nowMs - windowMs
             let limit = self.limit
@@ -71,5 +66,15 @@ public final class RateLimiter: Sendable {
 
     private func purge(_ state: inout State, nowMs: Int64) {
         state.rings = state.rings.filter { $0.value.newest > nowMs - windowMs }
+    }
+
+    /// Purges, and if that frees less than 1 % drops the least recently used keys until 1 % is
+    /// free, so a flood of new keys sorts the table once per hundredth of it.
+    private func makeRoom(_ state: inout State, nowMs: Int64) {
+        purge(&state, nowMs: nowMs)
+        let target = maxKeys - max(1, maxKeys / 100)
+        guard state.rings.count > target else { return }
+        let oldest = state.rings.sorted { $0.value.newest < $1.value.newest }.prefix(state.rings.count - target)
+        for (key, _) in oldest { state.rings[key] = nil }
     }
 }

@@ -48,6 +48,10 @@ struct ReplayKeyTable {
     private var nextBucket: Int64 = .min
     private var accounts: [String: Account] = [:]
     private var top: Top?
+    /// Digests held in `buckets` and in the accounts' key lists, live or gone: evicted and
+    /// forgotten keys leave theirs behind until ``rebuildIfSparse()`` drops them, so memory
+    /// follows the ceiling, not the request rate.
+    private(set) var heldSlots = 0
 
     init(ceiling: Int) {
         precondition(ceiling > 0)
@@ -82,6 +86,7 @@ struct ReplayKeyTable {
         if let previous = entries[digest] { remove(digest, previous) }  // expired, not yet purged
         entries[digest] = Entry(expiresAtMs: expiresAtMs, client: client)
         buckets[Self.bucket(expiresAtMs), default: []].append(digest)
+        heldSlots += 2
         let count = credit(client, digest)
         if let current = top {
             if current.client == client {
@@ -90,6 +95,7 @@ struct ReplayKeyTable {
                 top = Top(client: client, count: count, foundAtMs: current.foundAtMs)
             }
         }
+        rebuildIfSparse()
         return (.fresh, evicted)
     }
 
@@ -108,6 +114,7 @@ struct ReplayKeyTable {
             ? buckets.keys.filter { $0 <= due }.sorted() : Array(nextBucket ... due)
         for second in seconds {
             guard let digests = buckets.removeValue(forKey: second) else { continue }
+            heldSlots -= digests.count
             for digest in digests {
                 if let entry = entries[digest], Self.bucket(entry.expiresAtMs) == second { remove(digest, entry) }
             }
@@ -125,6 +132,7 @@ struct ReplayKeyTable {
             guard let entry = entries[digest], Self.bucket(entry.expiresAtMs) == second else { continue }
             if entry.expiresAtMs <= nowMs { remove(digest, entry) } else { kept.append(digest) }
         }
+        heldSlots -= digests.count - kept.count
         buckets[second] = kept
     }
 
@@ -136,7 +144,10 @@ struct ReplayKeyTable {
     private mutating func credit(_ client: String, _ digest: ReplayDigest) -> Int {
         var account = accounts.removeValue(forKey: client) ?? Account()
         // Keys mostly expire oldest first: drop the gone ones at the head as new ones come.
-        while account.head < account.keys.count, entries[account.keys[account.head]]?.client != client { account.head += 1 }
+        while account.head < account.keys.count, entries[account.keys[account.head]]?.client != client {
+            account.head += 1
+            heldSlots -= 1
+        }
         if account.head > 64, account.head * 2 > account.keys.count {
             account.keys.removeFirst(account.head)
             account.head = 0
@@ -164,12 +175,27 @@ struct ReplayKeyTable {
         return best.key
     }
 
+    /// Rebuilds the buckets and the accounts from the live keys once gone keys outnumber them
+    /// (amortised: at least twice the live keys were added since the last rebuild). An account
+    /// then lists its keys soonest to expire first.
+    private mutating func rebuildIfSparse() {
+        guard heldSlots > 4 * entries.count + 8_192 else { return }
+        buckets = Dictionary(grouping: entries.keys) { Self.bucket(entries[$0]!.expiresAtMs) }
+        let byClient = Dictionary(grouping: entries) { $0.value.client }
+        accounts = byClient.mapValues { keys in
+            Account(count: keys.count, keys: keys.sorted { $0.value.expiresAtMs < $1.value.expiresAtMs }.map(\.key))
+        }
+        heldSlots = 2 * entries.count
+        top = nil
+    }
+
     /// Removes `client`'s oldest live key.
     private mutating func evictOldest(of client: String) -> ReplayDigest? {
         guard var account = accounts[client] else { return nil }
         while account.head < account.keys.count {
             let digest = account.keys[account.head]
             account.head += 1
+            heldSlots -= 1
             if let entry = entries[digest], entry.client == client {
                 accounts[client] = account
                 remove(digest, entry)

@@ -6,12 +6,15 @@ import Synchronization
 /// through to a journal file on a SQLite relay, and checked against the database's shared set on
 /// a PostgreSQL relay.
 ///
-/// - Important: docs/relay.md "Replay set". Send-type routes ask ``seen(_:nowMs:)`` before the
-///   per-`serverId` limit and ``record(_:expiresAtMs:client:nowMs:)`` after it, so a replay
+/// - Important: docs/relay.md "Replay set". Send-type routes ``claim(_:nowMs:)`` a key before the
+///   per-`serverId` limit and ``record(_:expiresAtMs:client:nowMs:)`` it after, so a replay
 ///   never spends a host's budget and a request the limit refuses is not recorded.
 public final class ReplaySet: Sendable {
     private struct State: ~Copyable {
         var table: ReplayKeyTable
+        /// Keys of send-type requests between their lookup and their record: a copy arriving
+        /// meanwhile is a replay, so it never reaches the per-`serverId` limit.
+        var claimed: Set<ReplayDigest> = []
         var journal: ReplayJournal?
         /// Whether the last journal write failed (logged once per run of failures).
         var journalFailing = false
@@ -41,16 +44,37 @@ public final class ReplaySet: Sendable {
     /// Requests refused because the set was at its ceiling (metric).
     public var refusedAtCeiling: Int { ceilingRefusals.load(ordering: .relaxed) }
 
-    /// Whether `digest` is a live key here or, on PostgreSQL, at any relay.
-    func seen(_ digest: ReplayDigest, nowMs: Int64) async throws -> Bool {
-        if state.withLock({ $0.table.contains(digest, nowMs: nowMs) }) { return true }
-        guard let shared else { return false }
-        return try await shared.contains(digest, nowMs: nowMs)
+    /// Claims `digest` for a request on its way to the per-`serverId` limit: `false` when it is
+    /// a live key here or, on PostgreSQL, at any relay, or another copy holds the claim. A
+    /// claim ends with ``record(_:expiresAtMs:client:nowMs:)`` or ``release(_:)``.
+    func claim(_ digest: ReplayDigest, nowMs: Int64) async throws -> Bool {
+        let free = state.withLock { state in
+            guard !state.table.contains(digest, nowMs: nowMs), !state.claimed.contains(digest) else { return false }
+            state.claimed.insert(digest)
+            return true
+        }
+        guard free, let shared else { return free }
+        do {
+            guard try await !shared.contains(digest, nowMs: nowMs) else {
+                release(digest)
+                return false
+            }
+            return true
+        } catch {
+            release(digest)
+            throw error
+        }
+    }
+
+    /// Ends a claim whose request was refused before it was recorded.
+    func release(_ digest: ReplayDigest) {
+        _ = state.withLock { $0.claimed.remove(digest) }
     }
 
     /// Records `digest` for `client`: `.replay` when another request holds it already.
     func record(_ digest: ReplayDigest, expiresAtMs: Int64, client: String, nowMs: Int64) async throws -> ReplayKeyTable.Outcome {
         let outcome = state.withLock { state in
+            state.claimed.remove(digest)
             let (outcome, evicted) = state.table.insert(digest, expiresAtMs: expiresAtMs, client: client, nowMs: nowMs)
             if outcome == .fresh {
                 journal(&state) { journal throws(ReplayJournal.Failure) in

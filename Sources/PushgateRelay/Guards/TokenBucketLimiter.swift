@@ -2,7 +2,7 @@ import Synchronization
 
 /// Token buckets that refill continuously, one per key: a request takes one token or is refused.
 ///
-/// - Important: hapi-path.md §7 relay side — at most `maxKeys` keys are tracked; when full,
+/// - Important: docs/relay.md (`/v1/push` buckets, `NEW_TOKENS_PER_IP_PER_HOUR`) — at most `maxKeys` keys are tracked; when full,
 ///   fully refilled buckets are dropped first, then the least recently used.
 final class TokenBucketLimiter: Sendable {
     private struct Bucket {

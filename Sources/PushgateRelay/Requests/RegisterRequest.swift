@@ -23,7 +23,15 @@ struct RegisterRequest {
     /// The endings of every register-family signed message (`ts.token.` + suffix). A send whose
     /// title is one of them, or ends with `.` and one, would sign the same bytes as a register,
     /// so such sends are refused (docs/security.md, M3).
-    static let signedSuffixes = ["ios", "android", "ios.unregister", "android.unregister", "ios.liveactivity"]
+    /// Read off the builders themselves, so a new register message cannot be left out.
+    static let signedSuffixes: [String] = {
+        let prefix = "0.t."
+        let messages = ["ios", "android"].flatMap { platform in
+            [SignedMessage.registerToken(ts: 0, token: "t", platform: platform),
+             SignedMessage.unregisterToken(ts: 0, token: "t", platform: platform)]
+        } + [SignedMessage.liveActivityToken(ts: 0, token: "t")]
+        return messages.map { String($0.dropFirst(prefix.count)) }
+    }()
 
     /// The string the host signed for `route`.
     func signedMessage(route: RelayRoute) -> String {

@@ -11,12 +11,18 @@ enum ClientAddress {
         return header
     }
 
-    /// The key a client's replay keys are counted under: an IPv4 address as is, an IPv6 address
-    /// by its /64 (one subscriber usually holds a whole /64), other text as is.
+    /// The key a client's replay keys and new tokens are counted under: an IPv4 address as is
+    /// (also when written IPv4-mapped), an IPv6 address by its /64 (one subscriber usually holds
+    /// a whole /64), other text as is.
     static func group(_ ip: String) -> String {
         var v6 = in6_addr()
         guard ip.utf8.contains(UInt8(ascii: ":")), inet_pton(AF_INET6, ip, &v6) == 1 else { return ip }
-        let bytes = withUnsafeBytes(of: v6) { Array($0.prefix(8)) }
+        let all = withUnsafeBytes(of: v6) { Array($0) }
+        // An IPv4 client written as ::ffff:a.b.c.d is that IPv4 client.
+        if all.prefix(10).allSatisfy({ $0 == 0 }), all[10] == 0xff, all[11] == 0xff {
+            return all[12...].map(String.init).joined(separator: ".")
+        }
+        let bytes = all.prefix(8)
         return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
             .joined(separator: ":") + "::/64"
     }

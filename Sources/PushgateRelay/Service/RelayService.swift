@@ -196,15 +196,18 @@ public final class RelayService: Sendable {
         let now = clock.nowMilliseconds
         try proof.verify(message: message, nowMs: now, skewMs: configuration.timestampSkewMs)
         let key = proof.replayKey(skewMs: configuration.timestampSkewMs)
-        let seen: Bool
+        let claimed: Bool
         do {
-            seen = try await guards.replay.seen(key.digest, nowMs: now)
+            claimed = try await guards.replay.claim(key.digest, nowMs: now)
         } catch {
             logger.error("replay set failed; check the database", ["route": route.name, "error": "\(error)"])
             throw .internalError
         }
-        guard !seen else { throw .replay }
-        guard guards.sendByServer.allow(proof.publicKey.serverId, nowMs: now) else { throw .rateLimited }
+        guard claimed else { throw .replay }
+        guard guards.sendByServer.allow(proof.publicKey.serverId, nowMs: now) else {
+            guards.replay.release(key.digest)
+            throw .rateLimited
+        }
         switch try await recordReplay(key, client: client, route: route) {
         case .replay: throw .replay
         case .refused: throw .rateLimited

@@ -25,6 +25,8 @@ struct RelayStorage: Sendable {
                 let journal = path == SQLiteConnection.memoryPath
                     ? nil : try ReplayJournal.open(path: journalPath(databasePath: path), nowMs: clock.nowMilliseconds)
                 let replay = ReplaySet(ceiling: ceiling, journal: journal, logger: logger, nowMs: clock.nowMilliseconds)
+                // Reading the journal back took a copy of the file and a table: give it back.
+                HeapTrim.release()
                 return RelayStorage(bindings: bindings, replay: replay, sharedReplay: nil)
             } catch {
                 await bindings.close()

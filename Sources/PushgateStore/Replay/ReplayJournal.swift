@@ -30,7 +30,16 @@ public final class ReplayJournal {
     public private(set) var recordCount = 0
 
     /// Opens (or creates) the journal at `path`; returns it with the keys still live at `nowMs`.
+    /// - Throws: ``Failure`` also when another process holds the journal (a second relay on the
+    ///   same database).
     public static func open(path: String, nowMs: Int64) throws(Failure) -> (ReplayJournal, [(ReplayDigest, Int64)]) {
+        let existing = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        if existing >= 0 {
+            defer { close(existing) }
+            guard flock(existing, LOCK_EX | LOCK_NB) == 0 else {
+                throw Failure(description: "another relay process uses \(path) (one SQLite relay per DATABASE_PATH)")
+            }
+        }
         var live: [ReplayDigest: Int64] = [:]
         if let data = FileManager.default.contents(atPath: path) {
             data.withUnsafeBytes { bytes in
@@ -88,17 +97,25 @@ public final class ReplayJournal {
         guard fd >= 0 else { throw Self.failure("create \(temporary)", errno: errno) }
         let room = max(Self.minimumCapacity, 2 * count)
         let reserved = posix_fallocate(fd, 0, off_t(room * Self.recordSize))
-        guard reserved == 0, fchmod(fd, 0o600) == 0 else {
+        // The lock goes with the file that becomes the journal: it marks this process as its writer.
+        guard reserved == 0, fchmod(fd, 0o600) == 0, flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let failure = Self.failure("prepare \(temporary)", errno: reserved == 0 ? errno : reserved)
             close(fd)
             unlink(temporary)
-            throw Self.failure("reserve room in \(temporary)", errno: reserved == 0 ? errno : reserved)
+            throw failure
         }
         unmap()
         descriptor = fd
         try map(capacity: room)
         recordCount = 0
         for (digest, expiry) in entries { try write(digest, expiry) }
-        guard rename(temporary, path) == 0 else { throw Self.failure("rename \(temporary)", errno: errno) }
+        guard rename(temporary, path) == 0 else {
+            // Writing on into a file that never becomes the journal would lose every key.
+            let failure = Self.failure("rename \(temporary)", errno: errno)
+            unmap()
+            unlink(temporary)
+            throw failure
+        }
     }
 
     private func map(capacity: Int) throws(Failure) {
