@@ -126,6 +126,11 @@ public final class ReplaySet: Sendable {
         try await shared?.purge(nowMs: nowMs)
     }
 
+    /// Closes the journal (its file and its lock go with it); keys recorded later stay in memory.
+    func closeJournal() {
+        state.withLock { $0.journal = nil }
+    }
+
     /// Live keys: this process's, or on PostgreSQL the shared set's.
     func keyCount() async throws -> Int {
         if let shared { return try await shared.keyCount() }

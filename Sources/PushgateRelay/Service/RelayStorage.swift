@@ -44,8 +44,9 @@ struct RelayStorage: Sendable {
         }
     }
 
-    /// Finishes accepted writes and closes every connection.
+    /// Finishes accepted writes and closes every connection and the replay journal.
     func close() async throws {
+        replay.closeJournal()
         await sharedReplay?.close()
         try await bindings.close()
     }
