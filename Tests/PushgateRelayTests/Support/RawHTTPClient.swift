@@ -62,35 +62,30 @@ final class RawHTTPClient: Sendable {
         guard fd >= 0 else { throw Failure.socket(operation: "socket", errno: errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0 else {
-                let code = errno
-                close(fd)
-                throw Failure.socket(operation: "bind \(source)", errno: code)
-            }
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let code = errno
+        do {
+            if let source { try Self.call("bind \(source)", fd, ip: source, port: 0, bind) }
+            try Self.call("connect", fd, ip: "127.0.0.1", port: port, connect)
+        } catch {
             close(fd)
-            throw Failure.socket(operation: "connect", errno: code)
+            throw error
         }
         self.fd = fd
     }
 
     deinit { close(fd) }
+
+    /// Calls `bind` or `connect` on `fd` with the IPv4 address `ip:port`.
+    private static func call(_ operation: String, _ fd: Int32, ip: String, port: UInt16,
+                             _ function: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) throws {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr(ip)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { function(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw Failure.socket(operation: operation, errno: errno) }
+    }
 
     /// A request with `Host` and, when there is a body, `Content-Length`; `headers` are whole lines.
     static func request(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String] = []) -> [UInt8] {
