@@ -66,7 +66,8 @@ struct HTTP2PoolStateMachine {
             case inFlight(ConnectionID)
         }
 
-        let origin: HTTP2Origin
+        /// Its origin's place in `origins`.
+        let origin: OriginSlot
         let deadline: Int64
         var phase: Phase = .waiting
         /// Already sent again once after the server refused it.
@@ -84,7 +85,7 @@ struct HTTP2PoolStateMachine {
             case closing
         }
 
-        let origin: HTTP2Origin
+        let origin: OriginSlot
         var phase: Phase
         var maxStreams = 0
         var streams: Set<RequestID> = []
@@ -103,6 +104,7 @@ struct HTTP2PoolStateMachine {
     }
 
     private struct Origin {
+        let address: HTTP2Origin
         var waiting = RequestQueue()
         /// Requests waiting for a stream (the queue drops finished ones lazily).
         var waitingCount = 0
@@ -110,12 +112,31 @@ struct HTTP2PoolStateMachine {
         var connections: [ConnectionID] = []
         var backoff: ReconnectBackoff
         var attempts = 0
+
+        mutating func enqueue(_ id: RequestID) {
+            waiting.append(id)
+            waitingCount += 1
+        }
+
+        /// Back at the front: it was in flight, so it is older than everything waiting.
+        mutating func requeue(_ id: RequestID) {
+            waiting.prepend(id)
+            waitingCount += 1
+        }
     }
 
+    /// An index into `origins`: origins are never forgotten, so it stays valid, and the hot
+    /// path hashes the origin's host name once per request instead of at every step.
+    private typealias OriginSlot = Int
+
+    // Per-request updates reach `origins` and `connections` in place (an array element, a
+    // dictionary index or an optional-chained subscript), never through a copied value: a copy
+    // would share the queue's array or the stream set, and writing to it would duplicate them.
     private let configuration: HTTP2ClientConfiguration
     private var requests: [RequestID: Request] = [:]
     private var connections: [ConnectionID: Connection] = [:]
-    private var origins: [HTTP2Origin: Origin] = [:]
+    private var origins: [Origin] = []
+    private var originSlots: [HTTP2Origin: OriginSlot] = [:]
     private var nextConnectionID = 1
     /// No request deadline passes before this time.
     private var nextDeadlineCheck = Int64.max
@@ -164,36 +185,41 @@ struct HTTP2PoolStateMachine {
     }
 
     private mutating func post(_ id: RequestID, _ origin: HTTP2Origin, deadline: Int64, now: Int64, into actions: inout [Action]) {
-        var state = origins[origin] ?? Origin(backoff: ReconnectBackoff(configuration: configuration))
-        guard state.waitingCount < configuration.maxQueuedRequestsPerOrigin else {
+        let slot = self.slot(of: origin)
+        guard origins[slot].waitingCount < configuration.maxQueuedRequestsPerOrigin else {
             let detail = "\(configuration.maxQueuedRequestsPerOrigin) requests already wait for \(origin)"
             actions.append(.finish(id, .failure(HTTP2ClientError(.queueFull, detail: detail))))
             return
         }
-        requests[id] = Request(origin: origin, deadline: deadline)
-        state.waiting.append(id)
-        state.waitingCount += 1
-        origins[origin] = state
+        requests[id] = Request(origin: slot, deadline: deadline)
+        origins[slot].enqueue(id)
         nextDeadlineCheck = min(nextDeadlineCheck, deadline)
-        dispatch(origin, now: now, into: &actions)
+        dispatch(slot, now: now, into: &actions)
+    }
+
+    private mutating func slot(of origin: HTTP2Origin) -> OriginSlot {
+        if let slot = originSlots[origin] { return slot }
+        origins.append(Origin(address: origin, backoff: ReconnectBackoff(configuration: configuration)))
+        originSlots[origin] = origins.count - 1
+        return origins.count - 1
     }
 
     private mutating func streamClosed(_ connectionID: ConnectionID, _ requestID: RequestID, _ outcome: StreamOutcome, now: Int64,
                                        into actions: inout [Action]) {
-        guard var connection = connections[connectionID] else { return }
-        connection.streams.remove(requestID)
-        if case .answered = outcome, !connection.served {
-            connection.served = true
-            origins[connection.origin]?.backoff.recordSuccess()
+        guard let index = connections.index(forKey: connectionID) else { return }
+        connections.values[index].streams.remove(requestID)
+        let origin = connections.values[index].origin
+        if case .answered = outcome, !connections.values[index].served {
+            connections.values[index].served = true
+            origins[origin].backoff.recordSuccess()
         }
-        connections[connectionID] = connection
         // A request that timed out or was cancelled is already finished: only its stream slot mattered.
         if let request = requests[requestID], request.phase == .inFlight(connectionID) {
             switch outcome {
             case .answered(let response):
                 finish(requestID, .success(response), into: &actions)
             case .refused where request.retried:
-                finish(requestID, .failure(HTTP2ClientError(.refused, detail: "\(request.origin) refused the request twice")), into: &actions)
+                finish(requestID, .failure(HTTP2ClientError(.refused, detail: "\(origins[request.origin].address) refused the request twice")), into: &actions)
             case .refused:
                 requeue(requestID, countsAsRetry: true)
             case .notSent:
@@ -203,13 +229,13 @@ struct HTTP2PoolStateMachine {
             }
         }
         closeIfDrained(connectionID, into: &actions)
-        dispatch(connection.origin, now: now, into: &actions)
+        dispatch(origin, now: now, into: &actions)
     }
 
     private mutating func connectionClosed(_ id: ConnectionID, _ error: HTTP2ClientError, sent: Set<RequestID>, now: Int64,
                                            into actions: inout [Action]) {
         guard let connection = connections.removeValue(forKey: id) else { return }
-        origins[connection.origin]?.connections.removeAll { $0 == id }
+        origins[connection.origin].connections.removeAll { $0 == id }
         // Highest id first, so that the requeued requests end up at the front oldest first.
         for requestID in connection.streams.sorted(by: >) where requests[requestID]?.phase == .inFlight(id) {
             if sent.contains(requestID) {
@@ -224,17 +250,15 @@ struct HTTP2PoolStateMachine {
 
     /// A connection failed before serving anything: back off, and fail the waiting requests when
     /// no other connection can serve them (they would only wait out their deadlines).
-    private mutating func connectionAttemptFailed(_ origin: HTTP2Origin, _ error: HTTP2ClientError, now: Int64, into actions: inout [Action]) {
-        guard var state = origins[origin] else { return }
-        state.backoff.recordFailure(now: now)
-        actions.append(.reportConnectionFailure(origin, error, retryInMilliseconds: max(0, state.backoff.notBefore - now)))
-        let usable = state.connections.contains { connections[$0]?.isUsable == true }
-        origins[origin] = state
-        guard !usable else { return }
-        while let id = origins[origin]?.waiting.removeFirst() {
+    private mutating func connectionAttemptFailed(_ origin: OriginSlot, _ error: HTTP2ClientError, now: Int64, into actions: inout [Action]) {
+        origins[origin].backoff.recordFailure(now: now)
+        actions.append(.reportConnectionFailure(origins[origin].address, error,
+                                                retryInMilliseconds: max(0, origins[origin].backoff.notBefore - now)))
+        guard !origins[origin].connections.contains(where: { connections[$0]?.isUsable == true }) else { return }
+        while let id = origins[origin].waiting.removeFirst() {
             if requests[id]?.phase == .waiting { finish(id, .failure(error), into: &actions) }
         }
-        origins[origin]?.waitingCount = 0
+        origins[origin].waitingCount = 0
     }
 
     private mutating func tick(now: Int64, into actions: inout [Action]) {
@@ -242,7 +266,7 @@ struct HTTP2PoolStateMachine {
         for (id, connection) in connections {
             switch connection.phase {
             case .opening(let deadline) where now >= deadline:
-                close(id, HTTP2ClientError(.connectFailed, detail: "no HTTP/2 connection to \(connection.origin) within the connect timeout"),
+                close(id, HTTP2ClientError(.connectFailed, detail: "no HTTP/2 connection to \(origins[connection.origin].address) within the connect timeout"),
                       into: &actions)
             case .opening, .closing:
                 break
@@ -250,13 +274,13 @@ struct HTTP2PoolStateMachine {
                 switch connections[id]!.keepAlive.tick(now: now) {
                 case .none: break
                 case .sendPing: actions.append(.sendPing(id))
-                case .dead: close(id, HTTP2ClientError(.connectionLost, detail: "\(connection.origin) did not answer a PING"), into: &actions)
+                case .dead: close(id, HTTP2ClientError(.connectionLost, detail: "\(origins[connection.origin].address) did not answer a PING"), into: &actions)
                 }
             }
         }
         // Back-off ended for an origin whose requests wait for a connection.
-        for (origin, state) in origins where state.waitingCount > 0 && state.backoff.allowsAttempt(now: now) {
-            dispatch(origin, now: now, into: &actions)
+        for slot in origins.indices where origins[slot].waitingCount > 0 && origins[slot].backoff.allowsAttempt(now: now) {
+            dispatch(slot, now: now, into: &actions)
         }
     }
 
@@ -270,7 +294,7 @@ struct HTTP2PoolStateMachine {
         nextDeadlineCheck = next
         for id in expired.sorted() {
             guard let origin = requests[id]?.origin else { continue }
-            abort(id, HTTP2ClientError(.timeout, detail: "no response from \(origin) before the deadline"), into: &actions)
+            abort(id, HTTP2ClientError(.timeout, detail: "no response from \(origins[origin].address) before the deadline"), into: &actions)
         }
     }
 
@@ -280,7 +304,7 @@ struct HTTP2PoolStateMachine {
     private mutating func abort(_ id: RequestID, _ error: HTTP2ClientError, into actions: inout [Action]) {
         guard let request = requests[id] else { return }
         switch request.phase {
-        case .waiting: origins[request.origin]?.waitingCount -= 1
+        case .waiting: origins[request.origin].waitingCount -= 1
         case .inFlight(let connection): actions.append(.resetStream(id, on: connection))
         }
         finish(id, .failure(error), into: &actions)
@@ -297,39 +321,37 @@ struct HTTP2PoolStateMachine {
         request.phase = .waiting
         if countsAsRetry { request.retried = true }
         requests[id] = request
-        origins[request.origin]?.waiting.prepend(id)
-        origins[request.origin]?.waitingCount += 1
+        origins[request.origin].requeue(id)
     }
 
     // MARK: Connections
 
     /// Fills free streams with waiting requests (oldest first, first connection first), and opens
     /// a connection only when every usable one is saturated.
-    private mutating func dispatch(_ origin: HTTP2Origin, now: Int64, into actions: inout [Action]) {
-        guard var state = origins[origin], state.waitingCount > 0 else { return }
-        for connectionID in state.connections {
-            guard var connection = connections[connectionID] else { continue }
-            var free = connection.freeStreams
-            while free > 0, let requestID = state.waiting.removeFirst() {
-                guard requests[requestID]?.phase == .waiting else { continue }  // finished while waiting
-                state.waitingCount -= 1
-                requests[requestID]?.phase = .inFlight(connectionID)
-                connection.streams.insert(requestID)
+    private mutating func dispatch(_ origin: OriginSlot, now: Int64, into actions: inout [Action]) {
+        guard origins[origin].waitingCount > 0 else { return }
+        for connectionID in origins[origin].connections {
+            guard let connection = connections.index(forKey: connectionID) else { continue }
+            var free = connections.values[connection].freeStreams
+            while free > 0, let requestID = origins[origin].waiting.removeFirst() {
+                // Finished while waiting: already gone.
+                guard let request = requests.index(forKey: requestID), requests.values[request].phase == .waiting else { continue }
+                origins[origin].waitingCount -= 1
+                requests.values[request].phase = .inFlight(connectionID)
+                connections.values[connection].streams.insert(requestID)
                 actions.append(.startStream(requestID, on: connectionID))
                 free -= 1
             }
-            connections[connectionID] = connection
-            if state.waitingCount == 0 { break }
+            if origins[origin].waitingCount == 0 { break }
         }
-        if state.waitingCount == 0 { state.waiting.removeAll() }
-        origins[origin] = state
-        if state.waitingCount > 0 { openConnectionIfAllowed(origin, now: now, into: &actions) }
+        guard origins[origin].waitingCount > 0 else { return origins[origin].waiting.removeAll() }
+        openConnectionIfAllowed(origin, now: now, into: &actions)
     }
 
-    private mutating func openConnectionIfAllowed(_ origin: HTTP2Origin, now: Int64, into actions: inout [Action]) {
-        guard var state = origins[origin], state.backoff.allowsAttempt(now: now) else { return }
+    private mutating func openConnectionIfAllowed(_ origin: OriginSlot, now: Int64, into actions: inout [Action]) {
+        guard origins[origin].backoff.allowsAttempt(now: now) else { return }
         var usable = 0
-        for id in state.connections {
+        for id in origins[origin].connections {
             guard let connection = connections[id] else { continue }
             switch connection.phase {
             // Wait for it rather than open another; an unserved one closing may yet mean back-off.
@@ -344,10 +366,9 @@ struct HTTP2PoolStateMachine {
         nextConnectionID += 1
         connections[id] = Connection(origin: origin, phase: .opening(deadline: now + configuration.connectTimeoutMilliseconds),
                                      keepAlive: IdlePing(configuration: configuration, now: now))
-        state.connections.append(id)
-        actions.append(.openConnection(id, origin, attempt: state.attempts))
-        state.attempts += 1
-        origins[origin] = state
+        origins[origin].connections.append(id)
+        actions.append(.openConnection(id, origins[origin].address, attempt: origins[origin].attempts))
+        origins[origin].attempts += 1
     }
 
     private mutating func close(_ id: ConnectionID, _ error: HTTP2ClientError?, into actions: inout [Action]) {
@@ -381,7 +402,7 @@ struct HTTP2PoolStateMachine {
             }
         }
         // Requests waiting out a back-off with no connection to wait for.
-        for state in origins.values where state.waitingCount > 0 && !state.connections.contains(where: { connections[$0]?.isUsable == true }) {
+        for state in origins where state.waitingCount > 0 && !state.connections.contains(where: { connections[$0]?.isUsable == true }) {
             next = min(next, state.backoff.notBefore)
         }
         return next
@@ -389,11 +410,13 @@ struct HTTP2PoolStateMachine {
 
     /// Connections (opening, open, draining or closing), open streams and waiting requests per origin.
     var statistics: [HTTP2Origin: HTTP2OriginStatistics] {
-        origins.mapValues { state in
+        var figures: [HTTP2Origin: HTTP2OriginStatistics] = [:]
+        for state in origins {
             let open = state.connections.compactMap { connections[$0] }
-            return HTTP2OriginStatistics(connections: open.count, openStreams: open.reduce(0) { $0 + $1.streams.count },
-                                         waitingRequests: state.waitingCount)
+            figures[state.address] = HTTP2OriginStatistics(connections: open.count, openStreams: open.reduce(0) { $0 + $1.streams.count },
+                                                           waitingRequests: state.waitingCount)
         }
+        return figures
     }
 }
 
