@@ -95,6 +95,15 @@ final class RawHTTPClient: Sendable {
         return Array((head + "\r\n").utf8) + (body ?? [])
     }
 
+    /// Posts only the head of a request declaring a `length`-byte body and reads the answer: how
+    /// to see a refusal by Content-Length, which comes before the body is read and is followed
+    /// by a close that could cut off a client still sending the body.
+    static func postHeadOnly(port: UInt16, path: String, length: Int) throws -> Response {
+        let client = try RawHTTPClient(port: port)
+        client.write(Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(length)\r\n\r\n".utf8))
+        return try client.readResponse()
+    }
+
     /// Writes all of `bytes`; `false` once the peer no longer accepts them (closed or reset).
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool {
