@@ -6,7 +6,7 @@ import Synchronization
 /// connection, one I/O thread for the whole pool. Callers just `await send(_:)`.
 ///
 /// - Important: ALPN `h2` only; honours SETTINGS_MAX_CONCURRENT_STREAMS and GOAWAY, PINGs idle
-///   connections, backs off between failed connections (relay-protocol.md §7).
+///   connections, backs off between failed connections (docs/concurrency.md, "The HTTP/2 client inside").
 public final class HTTP2ClientPool: Sendable {
     private let inbox: HTTP2Inbox
     private let clock: any MonotonicClock

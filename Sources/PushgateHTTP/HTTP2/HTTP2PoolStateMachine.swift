@@ -6,7 +6,7 @@
 /// - Important: never more open streams than the server's SETTINGS_MAX_CONCURRENT_STREAMS; after
 ///   GOAWAY no new stream on that connection, refused streams retried once on another; a deadline
 ///   per request, a timed-out stream reset and counted until it closes; PING when idle; back-off
-///   between failed connections (relay-protocol.md §7).
+///   between failed connections (docs/concurrency.md, "The HTTP/2 client inside").
 struct HTTP2PoolStateMachine {
     typealias RequestID = UInt64
     typealias ConnectionID = Int
@@ -284,7 +284,7 @@ struct HTTP2PoolStateMachine {
         }
     }
 
-    /// - Important: each request has a deadline; a timed-out stream is reset, not leaked (relay-protocol.md §7).
+    /// - Important: each request has a deadline; a timed-out stream is reset, not leaked (docs/concurrency.md, "The HTTP/2 client inside").
     private mutating func expireDeadlines(now: Int64, into actions: inout [Action]) {
         var next = Int64.max
         var expired: [RequestID] = []

@@ -3,7 +3,7 @@
 
 /// Keep-alive for one connection: PING after an idle interval, dead when the PING goes unanswered.
 ///
-/// - Important: HTTP/2 PING when idle (relay-protocol.md §7).
+/// - Important: HTTP/2 PING when idle (docs/concurrency.md, "The HTTP/2 client inside").
 struct IdlePing {
     enum Action: Equatable { case none, sendPing, dead }
 
@@ -44,7 +44,7 @@ extension IdlePing {
 
 /// When the next connection attempt to an origin may start: exponential delay after failures.
 ///
-/// - Important: never reconnect in a tight loop (relay-protocol.md §7).
+/// - Important: never reconnect in a tight loop (docs/concurrency.md, "The HTTP/2 client inside").
 struct ReconnectBackoff {
     let baseDelay: Int64
     let maxDelay: Int64
