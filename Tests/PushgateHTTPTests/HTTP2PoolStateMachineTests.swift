@@ -46,7 +46,7 @@ struct HTTP2PoolStateMachineTests {
             case .sendPing(let id): return "ping \(id)"
             case .closeConnection(let id, let error): return "close \(id)" + (error.map { " \($0.kind)" } ?? " gracefully")
             case .finish(let id, .success(let response)): return "finish \(id) \(response.status)"
-            case .finish(let id, .failure(let error)): return "finish \(id) \(error.kind)"
+            case .finish(let id, .failure(let error)): return "finish \(id) \(error.kind)" + (error.mayHaveReachedServer ? " after write" : "")
             case .reportConnectionFailure: return "report failure"
             case .stop: return "stop"
             }
@@ -112,7 +112,7 @@ struct HTTP2PoolStateMachineTests {
         _ = pool.post(1)
         _ = pool.send(.settingsReceived(1, maxConcurrentStreams: 1))
         _ = pool.post(2)
-        #expect(pool.send(.requestCancelled(1)) == ["reset 1 on 1", "finish 1 cancelled"])
+        #expect(pool.send(.requestCancelled(1)) == ["reset 1 on 1", "finish 1 cancelled after write"])
         #expect(pool.statistics.openStreams == 1)
         #expect(pool.send(.streamClosed(1, 1, .failed(HTTP2ClientError(.streamReset, detail: "cancel")))) == ["start 2 on 1"])
         #expect(pool.send(.requestCancelled(1)) == [])  // a late duplicate does nothing
@@ -145,7 +145,7 @@ struct HTTP2PoolStateMachineTests {
         _ = pool.send(.streamClosed(1, 1, .answered(Self.ok)))  // served: no back-off afterwards
         _ = pool.post(2)
         _ = pool.post(3)
-        #expect(pool.send(.connectionClosed(1, Self.lost, sent: [2])) == ["finish 2 connection lost", "open 2 #1"])
+        #expect(pool.send(.connectionClosed(1, Self.lost, sent: [2])) == ["finish 2 connection lost after write", "open 2 #1"])
         #expect(pool.statistics.waitingRequests == 1)
         #expect(pool.send(.settingsReceived(2, maxConcurrentStreams: 10)) == ["start 3 on 2"])
     }
@@ -179,7 +179,7 @@ struct HTTP2PoolStateMachineTests {
         #expect(pool.send(.streamClosed(1, 1, .answered(Self.ok))) == ["finish 1 200"])
         pool.now += 100
         // Request 2: the tick comes first; its answer, already on the wire, closes the stream.
-        #expect(pool.send(.tick) == ["reset 2 on 1", "finish 2 timeout"])
+        #expect(pool.send(.tick) == ["reset 2 on 1", "finish 2 timeout after write"])
         #expect(pool.statistics.openStreams == 1)
         #expect(pool.send(.streamClosed(1, 2, .answered(Self.ok))) == [])
         #expect(pool.statistics.openStreams == 0)
@@ -216,7 +216,7 @@ struct HTTP2PoolStateMachineTests {
         #expect(pool.send(.tick) == [])
         pool.now += 1
         #expect(pool.send(.tick) == ["close 1 connection lost"])
-        #expect(pool.send(.connectionClosed(1, Self.lost, sent: [1])) == ["finish 1 connection lost", "report failure"])
+        #expect(pool.send(.connectionClosed(1, Self.lost, sent: [1])) == ["finish 1 connection lost after write", "report failure"])
     }
 
     @Test("bytes from the peer restart the idle interval")

@@ -123,7 +123,8 @@ import Testing
         let direct = try #require(harness.service.settings.directAPNs)
         let client = try APNsClient(configuration: direct.configuration, clock: harness.clock,
                                     logger: Logger(component: "apns", minimumLevel: .error))
-        let lane = HapiAPNsLane(client: client, bundleId: direct.bundleId, environment: .production)
+        let lane = HapiAPNsLane(client: client, bundleId: direct.bundleId, environment: .production, ttlSeconds: 0,
+                                clock: harness.clock)
         return HapiFanout(store: harness.service.store, android: .off, ios: .encrypted(lane),
                           logger: Logger(component: "host", minimumLevel: .debug, sink: harness.logs))
     }

@@ -18,11 +18,11 @@ struct APNsClientTests {
             (ScriptedResponse(status: 400, reason: .badDeviceToken), .dead(reason: "BadDeviceToken")),
             (ScriptedResponse(status: 400, reason: .deviceTokenNotForTopic), .dead(reason: "DeviceTokenNotForTopic")),
             (ScriptedResponse(status: 400, reason: .unregistered), .dead(reason: "Unregistered")),
-            (ScriptedResponse(status: 429, reason: .tooManyRequests), .transient(reason: "TooManyRequests")),
-            (ScriptedResponse(status: 500, reason: .internalServerError), .transient(reason: "InternalServerError")),
-            (ScriptedResponse(status: 503, reason: .serviceUnavailable), .transient(reason: "ServiceUnavailable")),
-            (ScriptedResponse(status: 403, reason: .invalidProviderToken), .transient(reason: "InvalidProviderToken")),
-            (ScriptedResponse(status: 400, reason: .badTopic), .transient(reason: "BadTopic")),
+            (ScriptedResponse(status: 429, reason: .tooManyRequests), .transient(reason: "TooManyRequests", failure: .throttled(retryAfterSeconds: nil))),
+            (ScriptedResponse(status: 500, reason: .internalServerError), .transient(reason: "InternalServerError", failure: .unavailable)),
+            (ScriptedResponse(status: 503, reason: .serviceUnavailable), .transient(reason: "ServiceUnavailable", failure: .unavailable)),
+            (ScriptedResponse(status: 403, reason: .invalidProviderToken), .transient(reason: "InvalidProviderToken", failure: .rejected)),
+            (ScriptedResponse(status: 400, reason: .badTopic), .transient(reason: "BadTopic", failure: .rejected)),
         ]
         for (index, script) in scripts.enumerated() { fixture.fake.script(token: APNsFakeFixture.token(index), script.0) }
         let outcomes = await fixture.sendAll(try scripts.indices.map { try fixture.alert($0) })
@@ -67,7 +67,7 @@ struct APNsClientTests {
         // A Live Activity push type with a plain topic: APNs answers 400 BadTopic.
         let notification = try APNsNotification(deviceToken: APNsFakeFixture.token(1), topic: APNsFakeFixture.bundleId,
                                                 pushType: .liveActivity, payload: APNsFakeFixture.payload)
-        #expect(await fixture.client.send(notification, environment: .production) == .transient(reason: "BadTopic"))
+        #expect(await fixture.client.send(notification, environment: .production) == .transient(reason: "BadTopic", failure: .rejected))
         await fixture.client.shutdown()
     }
 
@@ -112,14 +112,14 @@ struct APNsClientTests {
         let stubborn = APNsFakeFixture.token(200)
         fixture.fake.script(token: stubborn, ScriptedResponse(status: 403, reason: .expiredProviderToken))
         clock.advance(milliseconds: 10 * Self.minute)
-        #expect(await fixture.client.send(try fixture.alert(200), environment: .production) == .transient(reason: "ExpiredProviderToken"))
+        #expect(await fixture.client.send(try fixture.alert(200), environment: .production) == .transient(reason: "ExpiredProviderToken", failure: .rejected))
         let early = fixture.receivedJWTs(for: stubborn)
         #expect(early.count == 2)
         #expect(Set(early).count == 1)
         #expect(Set(fixture.receivedJWTs).count == 2)
 
         clock.advance(milliseconds: 10 * Self.minute)
-        #expect(await fixture.client.send(try fixture.alert(200), environment: .production) == .transient(reason: "ExpiredProviderToken"))
+        #expect(await fixture.client.send(try fixture.alert(200), environment: .production) == .transient(reason: "ExpiredProviderToken", failure: .rejected))
         let late = Array(fixture.receivedJWTs(for: stubborn).dropFirst(2))
         #expect(late.count == 2)
         #expect(Set(late).count == 2)
@@ -135,7 +135,7 @@ struct APNsClientTests {
         let fixture = try APNsFakeFixture(fakeClock: fakeClock, clientClock: clientClock)
 
         // A brand-new token may not be renewed: one retry with the same token, then transient.
-        #expect(await fixture.client.send(try fixture.alert(1), environment: .production) == .transient(reason: "ExpiredProviderToken"))
+        #expect(await fixture.client.send(try fixture.alert(1), environment: .production) == .transient(reason: "ExpiredProviderToken", failure: .rejected))
         #expect(fixture.fake.requests.map(\.status) == [403, 403])
         #expect(Set(fixture.receivedJWTs).count == 1)
 
@@ -172,7 +172,7 @@ struct APNsClientTests {
     func deadline() async throws {
         let fixture = try APNsFakeFixture { $0.http2.requestTimeoutMilliseconds = 200 }
         fixture.fake.script(token: APNsFakeFixture.token(1), .success(afterMilliseconds: 10_000))
-        #expect(await fixture.client.send(try fixture.alert(1), environment: .production) == .transient(reason: "timeout"))
+        #expect(await fixture.client.send(try fixture.alert(1), environment: .production) == .transient(reason: "timeout", failure: .unanswered))
         #expect(await fixture.client.send(try fixture.alert(2), environment: .production) == .delivered)
         #expect(fixture.fake.counters.connectionsAccepted == 1)
         await fixture.client.shutdown()
@@ -183,7 +183,7 @@ struct APNsClientTests {
         let fixture = try APNsFakeFixture()
         fixture.fake.dropConnections(afterStreams: 2)
         #expect(await fixture.client.send(try fixture.alert(1), environment: .production) == .delivered)
-        #expect(await fixture.client.send(try fixture.alert(2), environment: .production) == .transient(reason: "connection lost"))
+        #expect(await fixture.client.send(try fixture.alert(2), environment: .production) == .transient(reason: "connection lost", failure: .unanswered))
         fixture.fake.dropConnections(afterStreams: nil)
         #expect(await fixture.client.send(try fixture.alert(3), environment: .production) == .delivered)
         #expect(fixture.fake.counters.connectionsAccepted == 2)
@@ -199,7 +199,7 @@ struct APNsClientTests {
                                                                      productionOrigin: origin, sandboxOrigin: origin),
                                     logger: Logger(component: "test", sink: logs))
         let notification = try APNsNotification.alert(deviceToken: APNsFakeFixture.token(1), bundleId: "b", payload: APNsFakeFixture.payload)
-        #expect(await client.send(notification, environment: .production) == .transient(reason: "connect failed"))
+        #expect(await client.send(notification, environment: .production) == .transient(reason: "connect failed", failure: .notSent))
         #expect(logs.lines.contains { $0.contains("certificate not trusted") })
         #expect(fake.requests.isEmpty)
         await client.shutdown()

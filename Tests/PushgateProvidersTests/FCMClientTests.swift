@@ -80,8 +80,8 @@ struct FCMClientTests {
         let fixture = try FCMFakeFixture()
         let payload = HapiPayload(type: .ready, sessionId: "s1", sessionName: "Demo", url: "/sessions/s1", title: "Claude - Demo",
                                   body: "S\n-> A", severity: .info, notifySummary: #"{"version":1,"summary":"S","action":"A"}"#)
-        let messages = [FCMMessage.direct(token: "phone", payload: payload), FCMMessage.direct(token: "watch", payload: payload, wear: true),
-                        FCMMessage.relay(token: "relay", envelope: "QUJD+/==", priority: 5)]
+        let messages = [FCMMessage.direct(token: "phone", payload: payload, ttlSeconds: 3600), FCMMessage.direct(token: "watch", payload: payload, wear: true, ttlSeconds: 3600),
+                        FCMMessage.relay(token: "relay", envelope: "QUJD+/==", priority: 5, ttlSeconds: 3600)]
         #expect(await fixture.sendAll(messages) == [.sent, .sent, .sent])
         for message in messages {
             let record = try #require(fixture.fake.sends.first { $0.deviceToken == message.token })
@@ -99,15 +99,15 @@ struct FCMClientTests {
             (.invalidToken, .dead(reason: "INVALID_ARGUMENT")),
             (.notFound, .failed(reason: "NOT_FOUND")),
             (.senderIdMismatch, .failed(reason: "SENDER_ID_MISMATCH")),
-            (.quotaExceeded, .failed(reason: "QUOTA_EXCEEDED", throttled: true)),
-            (.unavailable, .failed(reason: "UNAVAILABLE")),
-            (.internalError, .failed(reason: "INTERNAL")),
+            (.quotaExceeded, .failed(reason: "QUOTA_EXCEEDED", failure: .throttled(retryAfterSeconds: nil))),
+            (.unavailable, .failed(reason: "UNAVAILABLE", failure: .unavailable)),
+            (.internalError, .failed(reason: "INTERNAL", failure: .unavailable)),
         ]
         for (index, row) in table.enumerated() { fixture.fake.script(token: "t\(index)", row.0.map { FakeFCMScript($0) }) }
         #expect(await fixture.sendAll(table.indices.map { FCMFakeFixture.relay("t\($0)") }) == table.map(\.1))
         // Data over 4096 bytes: a 400 on message.data, which does not name the token.
         let payload = HapiPayload(type: .ready, sessionId: "s1", title: "t", body: String(repeating: "b", count: 4100))
-        #expect(await fixture.client.send(.direct(token: "big", payload: payload)) == .failed(reason: "INVALID_ARGUMENT"))
+        #expect(await fixture.client.send(.direct(token: "big", payload: payload, ttlSeconds: 3600)) == .failed(reason: "INVALID_ARGUMENT"))
         await fixture.client.shutdown()
         #expect(fixture.logs.lines.contains { $0.contains("dead") && $0.contains("reason=UNREGISTERED") })
         #expect(!fixture.logs.lines.contains { $0.contains("token=t1 ") || $0.hasSuffix("token=t1") })

@@ -9,12 +9,12 @@ struct FCMMessageTests {
                                      requestId: "r1", title: "Permission Request", body: "Claude Bash: ls\nSession: Demo",
                                      severity: .warning, notifySummary: "")
 
-    @Test("direct: string data only, android.priority HIGH, no notification block")
+    @Test("direct: string data only, android.priority HIGH and ttl, no notification block")
     func direct() throws {
-        let message = FCMMessage.direct(token: "tok:EN-1", payload: Self.payload)
+        let message = FCMMessage.direct(token: "tok:EN-1", payload: Self.payload, ttlSeconds: 3600)
         let body = try JSONValue.parse(message.body)
         let expected = try JSONValue.parse(#"""
-            {"message":{"token":"tok:EN-1","data":{"type":"permission-request","sessionId":"s1","sessionName":"Demo","url":"/sessions/s1","requestId":"r1","title":"Permission Request","body":"Claude Bash: ls\nSession: Demo","severity":"warning","contractVersion":"1"},"android":{"priority":"HIGH"}}}
+            {"message":{"token":"tok:EN-1","data":{"type":"permission-request","sessionId":"s1","sessionName":"Demo","url":"/sessions/s1","requestId":"r1","title":"Permission Request","body":"Claude Bash: ls\nSession: Demo","severity":"warning","contractVersion":"1"},"android":{"priority":"HIGH","ttl":"3600s"}}}
             """#)
         #expect(body == expected)
         let data = try #require(body["message"]?["data"]?.objectValue)
@@ -25,17 +25,18 @@ struct FCMMessageTests {
 
     @Test("direct to a Wear OS row adds direct_boot_ok:true")
     func wear() throws {
-        let body = try JSONValue.parse(FCMMessage.direct(token: "w", payload: Self.payload, wear: true).body)
-        #expect(body["message"]?["android"] == .object(JSONObject([("priority", "HIGH"), ("direct_boot_ok", true)])))
+        let body = try JSONValue.parse(FCMMessage.direct(token: "w", payload: Self.payload, wear: true, ttlSeconds: 3600).body)
+        #expect(body["message"]?["android"] == .object(JSONObject([("priority", "HIGH"), ("ttl", "3600s"), ("direct_boot_ok", true)])))
     }
 
-    @Test("relay: exactly hapi_v and hapi_e, restricted_package_name, NORMAL for priority 5, no collapse_key")
+    @Test("relay: exactly hapi_v and hapi_e, ttl, restricted_package_name, NORMAL for priority 5, no collapse_key")
     func relay() throws {
-        let high = try JSONValue.parse(FCMMessage.relay(token: "CaseSensitive", envelope: "QUJD+/==", packageName: "dev.example").body)
+        let high = try JSONValue.parse(FCMMessage.relay(token: "CaseSensitive", envelope: "QUJD+/==", packageName: "dev.example", ttlSeconds: 3600).body)
         #expect(high == (try JSONValue.parse(#"""
-            {"message":{"token":"CaseSensitive","data":{"hapi_v":"1","hapi_e":"QUJD+/=="},"android":{"priority":"HIGH","restricted_package_name":"dev.example"}}}
+            {"message":{"token":"CaseSensitive","data":{"hapi_v":"1","hapi_e":"QUJD+/=="},"android":{"priority":"HIGH","ttl":"3600s","restricted_package_name":"dev.example"}}}
             """#)))
-        let normal = try JSONValue.parse(FCMMessage.relay(token: "t", envelope: "QUJD", priority: 5).body)
+        let normal = try JSONValue.parse(FCMMessage.relay(token: "t", envelope: "QUJD", priority: 5, ttlSeconds: 0).body)
+        #expect(normal["message"]?["android"]?["ttl"] == "0s")
         #expect(normal["message"]?["android"]?["priority"] == "NORMAL")
         #expect(normal["message"]?["android"]?["restricted_package_name"] == "run.hapi.companion")
         #expect(normal["message"]?["android"]?["collapse_key"] == nil)

@@ -47,16 +47,16 @@ struct FCMResponseClassifierTests {
             (400, Self.body(status: "FAILED_PRECONDITION", fields: ["message.token"]), .failed(reason: "FAILED_PRECONDITION")),
             (403, Self.body(status: "PERMISSION_DENIED", errorCode: "SENDER_ID_MISMATCH"), .failed(reason: "SENDER_ID_MISMATCH")),
             (401, Self.body(status: "UNAUTHENTICATED", errorCode: "THIRD_PARTY_AUTH_ERROR"), .failed(reason: "THIRD_PARTY_AUTH_ERROR")),
-            (429, Self.body(status: "RESOURCE_EXHAUSTED", errorCode: "QUOTA_EXCEEDED"), .failed(reason: "QUOTA_EXCEEDED", throttled: true)),
-            (503, Self.body(status: "UNAVAILABLE", errorCode: "UNAVAILABLE"), .failed(reason: "UNAVAILABLE")),
+            (429, Self.body(status: "RESOURCE_EXHAUSTED", errorCode: "QUOTA_EXCEEDED"), .failed(reason: "QUOTA_EXCEEDED", failure: .throttled(retryAfterSeconds: nil))),
+            (503, Self.body(status: "UNAVAILABLE", errorCode: "UNAVAILABLE"), .failed(reason: "UNAVAILABLE", failure: .unavailable)),
             (410, Self.body(status: "UNREGISTERED"), .failed(reason: "UNREGISTERED")),
             (404, Array("<html>gone</html>".utf8), .failed(reason: "HTTP 404")),
-            (500, Array(#"{"error":{"status":"bad status with spaces"}}"#.utf8), .failed(reason: "HTTP 500")),
+            (500, Array(#"{"error":{"status":"bad status with spaces"}}"#.utf8), .failed(reason: "HTTP 500", failure: .unavailable)),
         ]
         for (status, body, expected) in rows {
             #expect(FCMResponseClassifier.classify(status: status, body: body) == expected, "\(status) \(String(decoding: body, as: UTF8.self))")
         }
-        #expect(HapiPushOutcome.failed(reason: "QUOTA_EXCEEDED", throttled: true).relayStatus == 429)
+        #expect(HapiPushOutcome.failed(reason: "QUOTA_EXCEEDED", failure: .throttled(retryAfterSeconds: nil)).relayStatus == 429)
         #expect(HapiPushOutcome.failed(reason: "NOT_FOUND").relayStatus == 502)
         #expect(HapiPushOutcome.dead(reason: "UNREGISTERED").relayStatus == 410)
     }

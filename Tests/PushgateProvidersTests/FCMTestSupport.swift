@@ -44,7 +44,7 @@ final class FCMFakeFixture: Sendable {
         try? FileManager.default.removeItem(atPath: caFilePath)
     }
 
-    static func relay(_ token: String) -> FCMMessage { FCMMessage.relay(token: token, envelope: "QUJDRA==") }
+    static func relay(_ token: String) -> FCMMessage { FCMMessage.relay(token: token, envelope: "QUJDRA==", ttlSeconds: 3600) }
 
     /// Sends every message at once; outcomes in the same order.
     func sendAll(_ messages: [FCMMessage]) async -> [HapiPushOutcome] {

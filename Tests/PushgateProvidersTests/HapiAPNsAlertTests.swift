@@ -29,15 +29,15 @@ struct HapiAPNsAlertTests {
         for (index, item) in cases.enumerated() {
             let notification = try HapiAPNsAlert.notification(
                 deviceToken: APNsFakeFixture.token(index), bundleId: APNsFakeFixture.bundleId, envelope: Self.envelope,
-                collapseId: item.collapseId, priority: item.priority)
+                collapseId: item.collapseId, priority: item.priority, expiration: 1_900_000_000 + Int64(index))
             #expect(HapiAPNsAlert.outcome(await fixture.client.send(notification, environment: .production)) == .sent)
         }
         let records = fixture.fake.requests
         try #require(records.count == cases.count)
-        for (record, item) in zip(records, cases) {
+        for (index, (record, item)) in zip(records, cases).enumerated() {
             #expect(record.header("apns-push-type") == "alert")
             #expect(record.header("apns-priority") == String(item.priority))
-            #expect(record.header("apns-expiration") == "0")
+            #expect(record.header("apns-expiration") == String(1_900_000_000 + index))
             #expect(record.header("apns-topic") == APNsFakeFixture.bundleId)
             #expect(record.header("apns-collapse-id") == item.expected)
             #expect(record.payload?["hapi"]?["e"] == .string(Self.envelope))
@@ -45,7 +45,7 @@ struct HapiAPNsAlertTests {
         }
         #expect(throws: APNsNotificationError.self) {
             try HapiAPNsAlert.notification(deviceToken: APNsFakeFixture.token(1), bundleId: APNsFakeFixture.bundleId,
-                                           envelope: Self.envelope, collapseId: nil, priority: 1)
+                                           envelope: Self.envelope, collapseId: nil, priority: 1, expiration: 0)
         }
         await fixture.client.shutdown()
     }
@@ -60,14 +60,14 @@ struct HapiAPNsAlertTests {
             (ScriptedResponse(status: 400, reason: .badCollapseId), .failed(reason: "BadCollapseId"), 502),
             (ScriptedResponse(status: 400, reason: .deviceTokenNotForTopic), .failed(reason: "DeviceTokenNotForTopic"), 502),
             (ScriptedResponse(status: 403, reason: .invalidProviderToken), .failed(reason: "InvalidProviderToken"), 502),
-            (ScriptedResponse(status: 429, reason: .tooManyRequests), .failed(reason: "TooManyRequests", throttled: true), 429),
-            (ScriptedResponse(status: 429), .failed(reason: "HTTP 429", throttled: true), 429),
-            (ScriptedResponse(status: 500, reason: .internalServerError), .failed(reason: "InternalServerError"), 502),
+            (ScriptedResponse(status: 429, reason: .tooManyRequests), .failed(reason: "TooManyRequests", failure: .throttled(retryAfterSeconds: nil)), 429),
+            (ScriptedResponse(status: 429), .failed(reason: "HTTP 429", failure: .throttled(retryAfterSeconds: nil)), 429),
+            (ScriptedResponse(status: 500, reason: .internalServerError), .failed(reason: "InternalServerError", failure: .unavailable), 502),
         ]
         for (index, row) in table.enumerated() { fixture.fake.script(token: APNsFakeFixture.token(index), row.0) }
         for (index, row) in table.enumerated() {
             let notification = try HapiAPNsAlert.notification(deviceToken: APNsFakeFixture.token(index), bundleId: APNsFakeFixture.bundleId,
-                                                              envelope: Self.envelope, collapseId: "ready-s1")
+                                                              envelope: Self.envelope, collapseId: "ready-s1", expiration: 0)
             let outcome = HapiAPNsAlert.outcome(await fixture.client.send(notification, environment: .production))
             #expect(outcome == row.1, "row \(index)")
             #expect(outcome.relayStatus == row.2, "row \(index)")
@@ -87,7 +87,7 @@ struct HapiAPNsAlertTests {
         fixture.fake.clearRequests()
 
         let retried = try HapiAPNsAlert.notification(deviceToken: APNsFakeFixture.token(1), bundleId: APNsFakeFixture.bundleId,
-                                                     envelope: Self.envelope, collapseId: nil)
+                                                     envelope: Self.envelope, collapseId: nil, expiration: 0)
         #expect(HapiAPNsAlert.outcome(await fixture.client.send(retried, environment: .production)) == .sent)
         #expect(fixture.fake.requests.map(\.status) == [403, 200])
         #expect(Set(fixture.receivedJWTs).count == 2)
@@ -95,7 +95,7 @@ struct HapiAPNsAlertTests {
         fixture.fake.clearRequests()
         fixture.fake.script(token: APNsFakeFixture.token(2), ScriptedResponse(status: 403, reason: .expiredProviderToken))
         let stubborn = try HapiAPNsAlert.notification(deviceToken: APNsFakeFixture.token(2), bundleId: APNsFakeFixture.bundleId,
-                                                      envelope: Self.envelope, collapseId: nil)
+                                                      envelope: Self.envelope, collapseId: nil, expiration: 0)
         #expect(HapiAPNsAlert.outcome(await fixture.client.send(stubborn, environment: .production)) == .failed(reason: "ExpiredProviderToken"))
         #expect(fixture.fake.requests.map(\.status) == [403, 403])
         await fixture.client.shutdown()

@@ -72,7 +72,7 @@ import Testing
 
         let token = Hex.encode(SecureRandom.bytes(32))
         let outcome = try await Self.push(token, port: fake.port, key: P256PrivateKey(), files: files)
-        #expect(outcome == .transient(reason: "InvalidProviderToken"))
+        #expect(outcome == .transient(reason: "InvalidProviderToken", failure: .rejected))
         let records = try FakeProviderProcess.records(files.record)
         #expect(records.count == 1)
         #expect(records.first?["status"] == .integer(403))

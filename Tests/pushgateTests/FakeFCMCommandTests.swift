@@ -35,8 +35,8 @@ import Testing
                                              origin: HTTP2Origin(host: "127.0.0.1", port: fake.port),
                                              tokenURI: "https://127.0.0.1:\(fake.port)/token", extraCAFile: files.certificate)
         let client = try FCMClient(configuration: configuration, logger: Logger(component: "test", minimumLevel: .error))
-        #expect(await client.send(.relay(token: "live-token", envelope: "QUJD")) == .sent)
-        #expect(await client.send(.relay(token: "gone-token", envelope: "QUJD")) == .dead(reason: "UNREGISTERED"))
+        #expect(await client.send(.relay(token: "live-token", envelope: "QUJD", ttlSeconds: 60)) == .sent)
+        #expect(await client.send(.relay(token: "gone-token", envelope: "QUJD", ttlSeconds: 60)) == .dead(reason: "UNREGISTERED"))
         await client.shutdown()
 
         let records = try FakeProviderProcess.records(files.record)

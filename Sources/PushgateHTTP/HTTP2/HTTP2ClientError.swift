@@ -33,11 +33,22 @@ public struct HTTP2ClientError: Error, Sendable, Equatable, CustomStringConverti
     public let detail: String
     /// The TLS failure behind a `connectFailed` or `connectionLost`, when there was one.
     public let tls: TLSError?
+    /// Whether the request had been written when it failed, so the server may have acted on it
+    /// (a timeout, lost connection or reset of a stream in flight). `false` guarantees it did not
+    /// reach the server: sending it again cannot deliver it twice.
+    public private(set) var mayHaveReachedServer = false
 
     public init(_ kind: Kind, detail: String, tls: TLSError? = nil) {
         self.kind = kind
         self.detail = detail
         self.tls = tls
+    }
+
+    /// This error, for a request that was already written.
+    func afterWrite() -> HTTP2ClientError {
+        var error = self
+        error.mayHaveReachedServer = true
+        return error
     }
 
     public var description: String {

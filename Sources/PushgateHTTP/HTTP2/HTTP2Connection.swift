@@ -352,7 +352,7 @@ final class HTTP2Connection {
             // GOAWAY / REFUSED_STREAM guarantee the server did not process it (RFC 9113 §8.7).
             outcome = .refused
         } else {
-            outcome = .failed(HTTP2ClientError(.streamReset, detail: "\(origin) reset the stream (HTTP/2 error \(errorCode))"))
+            outcome = .failed(HTTP2ClientError(.streamReset, detail: "\(origin) reset the stream (HTTP/2 error \(errorCode))").afterWrite())
         }
         loop.record(.streamClosed(id, stream.requestID, outcome))
     }

@@ -239,7 +239,7 @@ struct HTTP2PoolStateMachine {
         // Highest id first, so that the requeued requests end up at the front oldest first.
         for requestID in connection.streams.sorted(by: >) where requests[requestID]?.phase == .inFlight(id) {
             if sent.contains(requestID) {
-                finish(requestID, .failure(error), into: &actions)
+                finish(requestID, .failure(error.afterWrite()), into: &actions)
             } else {
                 requeue(requestID, countsAsRetry: false)
             }
@@ -304,10 +304,13 @@ struct HTTP2PoolStateMachine {
     private mutating func abort(_ id: RequestID, _ error: HTTP2ClientError, into actions: inout [Action]) {
         guard let request = requests[id] else { return }
         switch request.phase {
-        case .waiting: origins[request.origin].waitingCount -= 1
-        case .inFlight(let connection): actions.append(.resetStream(id, on: connection))
+        case .waiting:
+            origins[request.origin].waitingCount -= 1
+            finish(id, .failure(error), into: &actions)
+        case .inFlight(let connection):
+            actions.append(.resetStream(id, on: connection))
+            finish(id, .failure(error.afterWrite()), into: &actions)
         }
-        finish(id, .failure(error), into: &actions)
     }
 
     private mutating func finish(_ id: RequestID, _ result: Result<HTTP2Response, HTTP2ClientError>, into actions: inout [Action]) {

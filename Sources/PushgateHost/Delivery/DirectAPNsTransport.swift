@@ -12,10 +12,15 @@ public struct DirectAPNsTransport: AlertTransport {
     public var name: String { "apns" }
     private let client: APNsClient
     private let bundleId: String
+    /// `PUSHGATE_APNS_TTL_SECONDS`.
+    private let ttlSeconds: Int
+    private let clock: any WallClock
 
-    public init(client: APNsClient, bundleId: String) {
+    public init(client: APNsClient, bundleId: String, ttlSeconds: Int, clock: any WallClock) {
         self.client = client
         self.bundleId = bundleId
+        self.ttlSeconds = ttlSeconds
+        self.clock = clock
     }
 
     public func prepare(_ tokens: [String]) async -> Set<String> { Set(tokens) }
@@ -26,9 +31,10 @@ public struct DirectAPNsTransport: AlertTransport {
                                               threadId: batch.tag, data: batch.data) else {
             return Dictionary(batch.tokens.map { ($0, .failed) }, uniquingKeysWith: { a, _ in a })
         }
+        let expiration = APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)
         let results = await forEachConcurrently(batch.tokens, limit: Self.concurrency) { [client, bundleId] token -> (String, TokenOutcome) in
             guard let notification = try? APNsNotification.alert(deviceToken: token, bundleId: bundleId, payload: payload,
-                                                                 collapseId: batch.tag) else { return (token, .failed) }
+                                                                 collapseId: batch.tag, expiration: expiration) else { return (token, .failed) }
             switch await client.send(notification, environment: environment) {
             case .delivered: return (token, .accepted)
             case .dead: return (token, .dropped)

@@ -35,12 +35,16 @@ struct HapiAPNsLane: HapiEnvelopeSender {
     let client: APNsClient
     let bundleId: String
     let environment: APNsEnvironment
+    /// `PUSHGATE_APNS_TTL_SECONDS`.
+    let ttlSeconds: Int
+    let clock: any WallClock
 
     var name: String { "apns" }
 
     func send(token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome {
+        let expiration = APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)
         guard let notification = try? HapiAPNsAlert.notification(deviceToken: token, bundleId: bundleId, envelope: envelope,
-                                                                 collapseId: collapseId) else {
+                                                                 collapseId: collapseId, expiration: expiration) else {
             return .failed(reason: "not an APNs device token")
         }
         return HapiAPNsAlert.outcome(await client.send(notification, environment: environment))
@@ -53,8 +57,10 @@ struct HapiAPNsLane: HapiEnvelopeSender {
 ///   for `wear` rows; no envelope, so the 3200-character cap does not apply.
 struct HapiFCMLane: HapiDataSender {
     let client: FCMClient
+    /// `PUSHGATE_APNS_TTL_SECONDS`, as the message's `android.ttl`.
+    let ttlSeconds: Int
 
     func send(token: String, platform: HapiDevicePlatform, payload: HapiPayload) async -> HapiPushOutcome {
-        await client.send(FCMMessage.direct(token: token, payload: payload, wear: platform == .wear))
+        await client.send(FCMMessage.direct(token: token, payload: payload, wear: platform == .wear, ttlSeconds: ttlSeconds))
     }
 }

@@ -11,11 +11,14 @@ public struct DirectLiveActivityTransport: LiveActivityTransport {
     public var name: String { "apns" }
     private let client: APNsClient
     private let bundleId: String
+    /// `PUSHGATE_APNS_TTL_SECONDS`, for a push without a stale or dismissal date.
+    private let ttlSeconds: Int
     private let clock: any WallClock
 
-    public init(client: APNsClient, bundleId: String, clock: any WallClock) {
+    public init(client: APNsClient, bundleId: String, ttlSeconds: Int, clock: any WallClock) {
         self.client = client
         self.bundleId = bundleId
+        self.ttlSeconds = ttlSeconds
         self.clock = clock
     }
 
@@ -27,14 +30,20 @@ public struct DirectLiveActivityTransport: LiveActivityTransport {
 
     public func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome] {
         let apnsEnvironment = APNsEnvironment(rawValue: environment) ?? .production
-        guard let payload = APNsPayload.liveActivity(timestamp: clock.nowMilliseconds / 1_000, event: push.event.rawValue,
+        let nowMs = clock.nowMilliseconds
+        // An update is worth delivering until it goes stale, an end until its dismissal date.
+        let expiration = APNsNotification.expiration(until: push.event == .end ? push.dismissalDate : push.staleDate,
+                                                     ttlSeconds: ttlSeconds, nowMs: nowMs)
+        guard let payload = APNsPayload.liveActivity(timestamp: nowMs / 1_000, event: push.event.rawValue,
                                                      contentState: push.contentState.json,
                                                      dismissalDate: push.dismissalDate, staleDate: push.staleDate) else {
             return Dictionary(push.tokens.map { ($0, .failed) }, uniquingKeysWith: { first, _ in first })
         }
         let results = await forEachConcurrently(push.tokens, limit: DirectAPNsTransport.concurrency) { [client, bundleId] token -> (String, TokenOutcome) in
             guard let notification = try? APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload,
-                                                                        priority: priority) else { return (token, .failed) }
+                                                                        priority: priority, expiration: expiration) else {
+                return (token, .failed)
+            }
             switch await client.send(notification, environment: apnsEnvironment) {
             case .delivered: return (token, .accepted)
             case .dead: return (token, .dropped)

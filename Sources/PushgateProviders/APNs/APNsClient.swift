@@ -37,11 +37,14 @@ public final class APNsClient: Sendable {
         let outcome: APNsOutcome
         switch verdict {
         case .outcome(let result): outcome = result
-        case .providerTokenExpired: outcome = .transient(reason: APNsResponseClassifier.expiredProviderToken)
+        case .providerTokenExpired: outcome = .transient(reason: APNsResponseClassifier.expiredProviderToken, failure: .rejected)
         }
         log(outcome, notification, environment)
         return outcome
     }
+
+    /// The deadline of one request to APNs.
+    public var requestTimeoutMilliseconds: Int64 { configuration.http2.requestTimeoutMilliseconds }
 
     /// Lets pushes in flight finish, then closes every connection.
     public func shutdown() async {
@@ -69,7 +72,7 @@ public final class APNsClient: Sendable {
         case .dead(let reason):
             logger.info("APNs says the device token is dead; its bindings should be deleted",
                         ["token": Redact.token(notification.deviceToken), "reason": reason, "environment": environment.rawValue])
-        case .transient(let reason):
+        case .transient(let reason, _):
             logger.warning("APNs push failed; the token is kept, the push may be retried later",
                            ["token": Redact.token(notification.deviceToken), "reason": reason, "environment": environment.rawValue])
         }

@@ -69,4 +69,18 @@ public struct APNsNotification: Sendable, Equatable {
         try APNsNotification(deviceToken: deviceToken, topic: bundleId + ".push-type.liveactivity", pushType: .liveActivity,
                              priority: priority, expiration: expiration, payload: payload)
     }
+
+    /// The `apns-expiration` of a push APNs may keep trying for `ttlSeconds` after `nowMs`; 0
+    /// (deliver now or never) when `ttlSeconds` is 0.
+    public static func expiration(ttlSeconds: Int, nowMs: Int64) -> Int64 {
+        ttlSeconds == 0 ? 0 : nowMs / 1_000 + Int64(ttlSeconds)
+    }
+
+    /// The `apns-expiration` of a push that is worth delivering only until `date` (seconds: a Live
+    /// Activity update's stale date, an end's dismissal date), 0 once that has passed; without a
+    /// date, ``expiration(ttlSeconds:nowMs:)``.
+    public static func expiration(until date: Int64?, ttlSeconds: Int, nowMs: Int64) -> Int64 {
+        guard let date else { return expiration(ttlSeconds: ttlSeconds, nowMs: nowMs) }
+        return date > nowMs / 1_000 ? date : 0
+    }
 }

@@ -8,6 +8,7 @@ public enum APNsOutcome: Sendable, Equatable {
     /// The token will never work again: delete it. `reason` is APNs' reason.
     case dead(reason: String)
     /// This push failed (throttling, server trouble, timeout, transport); the token stays.
-    /// `reason` is APNs' reason, `HTTP <status>`, or the transport failure's kind.
-    case transient(reason: String)
+    /// `reason` is APNs' reason, `HTTP <status>`, or the transport failure's kind; `failure` says
+    /// whether sending it again may help.
+    case transient(reason: String, failure: ProviderFailure)
 }

@@ -20,13 +20,14 @@ enum APNsResponseClassifier {
         if response.status == 403 && reason == expiredProviderToken { return .providerTokenExpired }
         if response.status == 410 { return .outcome(.dead(reason: reason ?? "Unregistered")) }
         if let reason, deadReasons.contains(reason) { return .outcome(.dead(reason: reason)) }
-        return .outcome(.transient(reason: reason ?? "HTTP \(response.status)"))
+        return .outcome(.transient(reason: reason ?? "HTTP \(response.status)",
+                                   failure: .of(status: response.status, headers: response.headers)))
     }
 
     /// A failure before any answer (timeout, connection trouble) never condemns the token.
     static func classify(_ error: any Error) -> APNsOutcome {
-        if let error = error as? HTTP2ClientError { return .transient(reason: error.kind.name) }
-        return .transient(reason: "transport error")
+        let reason = (error as? HTTP2ClientError)?.kind.name ?? "transport error"
+        return .transient(reason: reason, failure: .of(error))
     }
 
     /// The `reason` string of an APNs error body (`{"reason":"…"}`), if it has one.

@@ -42,11 +42,14 @@ public final class FCMClient: Sendable {
             let token = try await tokens.token()
             outcome = await send(message, accessToken: token)
         } catch {
-            outcome = .failed(reason: "oauth " + Self.describe(error))
+            outcome = .failed(reason: "oauth " + Self.describe(error), failure: .of(error))
         }
         log(outcome, message)
         return outcome
     }
+
+    /// The deadline of one request to FCM.
+    public var requestTimeoutMilliseconds: Int64 { configuration.timeoutMilliseconds }
 
     /// Lets requests in flight finish, then closes every connection.
     public func shutdown() async {
@@ -61,9 +64,9 @@ public final class FCMClient: Sendable {
         do {
             let response = try await pool.send(request)
             if response.status == 401 { await tokens.invalidate(accessToken) }
-            return FCMResponseClassifier.classify(status: response.status, body: response.body)
+            return FCMResponseClassifier.classify(status: response.status, headers: response.headers, body: response.body)
         } catch {
-            return .failed(reason: Self.describe(error))
+            return .failed(reason: Self.describe(error), failure: .of(error))
         }
     }
 

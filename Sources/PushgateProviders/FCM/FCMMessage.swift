@@ -17,9 +17,10 @@ public struct FCMMessage: Sendable, Equatable {
     public var body: [UInt8] { JSONValue.object(JSONObject([("message", .object(message))])).serializedBytes() }
 
     /// Direct mode (the operator's own Firebase project): the payload's fields are the `data`
-    /// map, all strings; `android.priority` `HIGH`, plus `direct_boot_ok: true` for a Wear OS row.
-    public static func direct(token: String, payload: HapiPayload, wear: Bool = false) -> FCMMessage {
-        var android = JSONObject([("priority", .string("HIGH"))])
+    /// map, all strings; `android.priority` `HIGH`, `android.ttl` (how long FCM keeps trying an
+    /// offline device), plus `direct_boot_ok: true` for a Wear OS row.
+    public static func direct(token: String, payload: HapiPayload, wear: Bool = false, ttlSeconds: Int) -> FCMMessage {
+        var android = JSONObject([("priority", .string("HIGH")), ("ttl", .string(ttl(ttlSeconds)))])
         if wear { android["direct_boot_ok"] = .bool(true) }
         return FCMMessage(token: token, message: JSONObject([
             ("token", .string(token)), ("data", .object(payload.json)), ("android", .object(android)),
@@ -27,15 +28,19 @@ public struct FCMMessage: Sendable, Equatable {
     }
 
     /// A relay's Android lane: exactly `hapi_v` `"1"` and `hapi_e` in `data`, `priority` `HIGH`
-    /// (`NORMAL` when the relay request asked for 5) and `restricted_package_name`.
+    /// (`NORMAL` when the relay request asked for 5), `ttl` and `restricted_package_name`.
     public static func relay(token: String, envelope: String, priority: Int = 10,
-                             packageName: String = defaultRelayPackageName) -> FCMMessage {
+                             packageName: String = defaultRelayPackageName, ttlSeconds: Int) -> FCMMessage {
         let data = JSONObject([("hapi_v", .string("1")), ("hapi_e", .string(envelope))])
         let android = JSONObject([
-            ("priority", .string(priority == 5 ? "NORMAL" : "HIGH")), ("restricted_package_name", .string(packageName)),
+            ("priority", .string(priority == 5 ? "NORMAL" : "HIGH")), ("ttl", .string(ttl(ttlSeconds))),
+            ("restricted_package_name", .string(packageName)),
         ])
         return FCMMessage(token: token, message: JSONObject([
             ("token", .string(token)), ("data", .object(data)), ("android", .object(android)),
         ]))
     }
+
+    /// FCM's duration form, `"3600s"`; `"0s"` delivers now or never.
+    private static func ttl(_ seconds: Int) -> String { "\(seconds)s" }
 }

@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateHTTP
 
 /// Reads an FCM HTTP v1 answer by the dead-token rules shared by host and relay.
 ///
@@ -36,12 +37,12 @@ enum FCMResponseClassifier {
         }
     }
 
-    static func classify(status: Int, body: [UInt8]) -> HapiPushOutcome {
+    static func classify(status: Int, headers: [HTTP2Header] = [], body: [UInt8]) -> HapiPushOutcome {
         if (200..<300).contains(status) { return .sent }
         let error = ErrorBody(body)
         let reason = label(error?.fcmErrorCodes.first ?? error?.status) ?? "HTTP \(status)"
         if let error, isDead(status: status, error) { return .dead(reason: reason) }
-        return .failed(reason: reason, throttled: status == 429)
+        return .failed(reason: reason, failure: .of(status: status, headers: headers))
     }
 
     private static func isDead(status: Int, _ error: ErrorBody) -> Bool {

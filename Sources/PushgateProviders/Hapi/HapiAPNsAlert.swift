@@ -6,7 +6,7 @@ import PushgateCore
 ///
 /// - Important: hapi-path.md §8 "APNs: alert message" — body bytes exactly
 ///   `{"aps":{"mutable-content":1,"alert":{"title":"HAPI","body":"New activity"},"sound":"default"},"hapi":{"v":1,"e":"<envelope>"}}`
-///   (no `/` escaping), `apns-push-type: alert`, `apns-priority` 10 or 5, `apns-expiration: 0`,
+///   (no `/` escaping), `apns-push-type: alert`, `apns-priority` 10 or 5, `apns-expiration` (hapi: 0),
 ///   `apns-collapse-id` only when non-empty after truncation to 64 bytes.
 public enum HapiAPNsAlert {
     /// The alert text every encrypted notification shows until the device decrypts it.
@@ -23,15 +23,16 @@ public enum HapiAPNsAlert {
         return JSONValue.object(JSONObject([("aps", .object(aps)), ("hapi", .object(hapi))])).serializedBytes()
     }
 
-    /// The notification for one device: topic `bundleId`, priority 10 or 5, expiration 0, and the
+    /// The notification for one device: topic `bundleId`, priority 10 or 5, `expiration` (hapi
+    /// sends 0; Pushgate keeps trying an offline phone for a while, docs/hapi.md), and the
     /// collapse id truncated by ``HapiCollapseId`` (left out when empty). Throws
     /// ``APNsNotificationError`` for a token that is not even-length hex, a bad bundle id or priority.
     public static func notification(deviceToken: String, bundleId: String, envelope: String, collapseId: String?,
-                                    priority: Int = 10) throws -> APNsNotification {
+                                    priority: Int = 10, expiration: Int64) throws -> APNsNotification {
         guard priority == 10 || priority == 5 else { throw APNsNotificationError("priority must be 10 or 5") }
         return try APNsNotification.alert(deviceToken: deviceToken, bundleId: bundleId, payload: payload(envelope: envelope),
                                           collapseId: collapseId.flatMap(HapiCollapseId.truncate), priority: priority,
-                                          expiration: 0)
+                                          expiration: expiration)
     }
 
     /// Reads an ``APNsClient`` outcome by the encrypted path's rules: 410 (any reason) and
@@ -45,12 +46,10 @@ public enum HapiAPNsAlert {
             return .failed(reason: reason)
         case .dead(let reason):
             return .dead(reason: reason)
-        case .transient(let reason):
-            return .failed(reason: reason, throttled: throttleReasons.contains(reason))
+        case .transient(let reason, let failure):
+            return .failed(reason: reason, failure: failure)
         }
     }
 
     private static let notForTopic = "DeviceTokenNotForTopic"
-    /// APNs answers 429 only with `TooManyRequests`; an empty 429 body reads as `HTTP 429`.
-    private static let throttleReasons: Set<String> = ["TooManyRequests", "HTTP 429"]
 }

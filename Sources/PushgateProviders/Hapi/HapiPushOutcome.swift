@@ -7,15 +7,17 @@ public enum HapiPushOutcome: Sendable, Equatable {
     case sent
     /// The token is confirmed dead: the host deletes the row. `reason` is the provider's.
     case dead(reason: String)
-    /// Anything else; the row is kept. `throttled` marks a provider 429.
-    case failed(reason: String, throttled: Bool = false)
+    /// Anything else; the row is kept. `failure` says whether sending it again may help
+    /// (a provider 429 is `.throttled`).
+    case failed(reason: String, failure: ProviderFailure = .rejected)
 
     /// The status a relay answers `POST /v1/push` with for this outcome.
     public var relayStatus: Int {
         switch self {
         case .sent: 200
         case .dead: 410
-        case .failed(_, let throttled): throttled ? 429 : 502
+        case .failed(_, .throttled): 429
+        case .failed: 502
         }
     }
 

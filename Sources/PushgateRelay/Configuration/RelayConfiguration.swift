@@ -18,7 +18,7 @@ public struct RelayConfiguration: Sendable {
         /// An extra trusted CA certificate file (the fake APNs in tests and demos).
         public var extraCAFile: String?
         /// `apns-expiration` for alerts, as seconds from now; `0` means "deliver now or never".
-        public var ttlSeconds: Int
+        public var ttlSeconds: Int = RelayConfiguration.defaultTTLSeconds
     }
 
     public var host: String = "127.0.0.1"
@@ -40,6 +40,9 @@ public struct RelayConfiguration: Sendable {
     /// Added to the system clock: lets tests move the relay days ahead (never set in production).
     public var testClockOffsetMs: Int64 = 0
     public var maxInFlight = 64
+    /// How long the handling of one request may take: a provider retry starts only when a whole
+    /// provider deadline still fits before it (docs/relay.md "Retries").
+    public var requestDeadlineMs: Int64 = 8_000
     /// Open connections the HTTP server accepts in all (Pushgate extension).
     public var maxConnections = 4_096
     /// Open connections from one client IP (Pushgate extension; a proxy in front counts as one IP).
@@ -59,6 +62,10 @@ public struct RelayConfiguration: Sendable {
     /// Notes on settings that are still accepted but no longer used, logged at start.
     public var warnings: [String] = []
 
+    /// How long APNs and FCM keep trying an offline device by default: an hour, so a phone out of
+    /// coverage for a while still gets the push (docs/relay.md "Expiry").
+    public static let defaultTTLSeconds = 3_600
+
     /// The defaults, with the given APNs settings.
     public init(apns: APNs? = nil) { self.apns = apns }
 
@@ -73,7 +80,7 @@ public struct RelayConfiguration: Sendable {
         "MAX_REPLAY_ENTRIES", "MAX_REPLAY_KEYS", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "REGISTER_LIMIT_PER_MINUTE",
         "SEND_LIMIT_PER_MINUTE", "SERVER_SEND_LIMIT_PER_MINUTE", "MAX_TOKENS", "MAX_TOKENS_PER_HOST",
         "NEW_TOKENS_PER_IP_PER_HOUR", "BINDING_TTL_DAYS", "BINDING_PROTECT_HOURS", "NEW_BINDINGS_PER_TOKEN_PER_DAY",
-        "TEST_CLOCK_OFFSET_MS", "MAX_IN_FLIGHT", "APNS_KEY_ID", "APNS_TEAM_ID",
+        "TEST_CLOCK_OFFSET_MS", "MAX_IN_FLIGHT", "REQUEST_DEADLINE_MS", "APNS_KEY_ID", "APNS_TEAM_ID",
         "APNS_P8", "APNS_P8_PATH", "APNS_BUNDLE_ID", "APNS_HOST_PRODUCTION", "APNS_HOST_SANDBOX",
         "APNS_CA_FILE", "APNS_TTL_SECONDS", "DRY_RUN", "DRY_RUN_LOG",
     ]
@@ -116,6 +123,7 @@ public struct RelayConfiguration: Sendable {
             warnings.append("\(SettingsSource.displayName("TEST_CLOCK_OFFSET_MS")) moves the relay's clock; it is for tests only")
         }
         maxInFlight = try source.integer("MAX_IN_FLIGHT", default: maxInFlight, in: 1...10_000)
+        requestDeadlineMs = Int64(try source.integer("REQUEST_DEADLINE_MS", default: Int(requestDeadlineMs), in: 100...60_000))
         maxConnections = try source.integer("MAX_CONNECTIONS", default: maxConnections, in: 1...1_000_000)
         maxConnectionsPerIP = try source.integer("MAX_CONNECTIONS_PER_IP", default: maxConnectionsPerIP, in: 1...1_000_000)
         dryRun = try source.bool("DRY_RUN")
@@ -153,7 +161,7 @@ public struct RelayConfiguration: Sendable {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ConfigurationError(setting: SettingsSource.displayName("APNS_CA_FILE"), problem: "names a file that cannot be read")
         }
-        let ttl = try source.integer("APNS_TTL_SECONDS", default: 0, in: 0...2_592_000)
+        let ttl = try source.integer("APNS_TTL_SECONDS", default: defaultTTLSeconds, in: 0...2_592_000)
         return APNs(keyId: keyId, teamId: teamId, p8PEM: p8, bundleId: bundleId, productionOrigin: production,
                     sandboxOrigin: sandbox, extraCAFile: caFile, ttlSeconds: ttl)
     }

@@ -50,7 +50,7 @@ struct GatewayDeliverer: Sendable {
             switch await apns.deliver(notification, environment: GatewayAPNsRequest.environment(device.apnsEnvironment)) {
             case .delivered: return .sent
             case .dead(let reason): return .dead(reason: reason)
-            case .transient(let reason): return .error(reason: reason)
+            case .transient(let reason, _): return .error(reason: reason)
             }
         default:
             guard let android else { return .error(reason: "no FCM project configured") }

@@ -5,6 +5,8 @@ import PushgateProviders
 protocol HapiPushLane: Sendable {
     /// Sends one validated request; never throws (failures are outcomes).
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome
+    /// The longest one attempt may take (the provider request deadline).
+    var attemptDeadlineMs: Int64 { get }
     /// Lets sends in flight finish and closes what the lane owns.
     func shutdown() async
 }
@@ -16,11 +18,17 @@ struct HapiAPNsLane: HapiPushLane {
     let bundleId: String
     /// The request has no environment field; `E2E_APNS_ENV` chooses.
     let environment: APNsEnvironment
+    /// `E2E_APNS_TTL_SECONDS`.
+    let ttlSeconds: Int
+    let clock: any WallClock
+
+    var attemptDeadlineMs: Int64 { channel.attemptDeadlineMs }
 
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
         guard let notification = try? HapiAPNsAlert.notification(
             deviceToken: request.token, bundleId: bundleId, envelope: request.envelope,
-            collapseId: request.collapseId, priority: request.priority) else {
+            collapseId: request.collapseId, priority: request.priority,
+            expiration: APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)) else {
             // Token, priority and envelope were validated already; only a bad bundle id gets here.
             return .failed(reason: "invalid APNs notification")
         }
@@ -36,10 +44,14 @@ struct HapiFCMLane: HapiPushLane {
     let client: FCMClient
     /// `restricted_package_name`: `FCM_PACKAGE_NAME`.
     let packageName: String
+    /// `E2E_APNS_TTL_SECONDS`, as the message's `android.ttl`.
+    let ttlSeconds: Int
+
+    var attemptDeadlineMs: Int64 { client.requestTimeoutMilliseconds }
 
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
         await client.send(.relay(token: request.token, envelope: request.envelope, priority: request.priority,
-                                 packageName: packageName))
+                                 packageName: packageName, ttlSeconds: ttlSeconds))
     }
 
     func shutdown() async { await client.shutdown() }
@@ -49,6 +61,8 @@ struct HapiFCMLane: HapiPushLane {
 /// holding the platform, the token hash, the envelope length, the collapse id and the priority.
 struct HapiDryRunLane: HapiPushLane {
     let channel: DryRunChannel
+
+    var attemptDeadlineMs: Int64 { channel.attemptDeadlineMs }
 
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
         var line = JSONObject([

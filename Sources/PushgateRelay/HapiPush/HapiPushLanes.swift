@@ -22,12 +22,13 @@ struct HapiPushLanes: Sendable {
         }
         let settings = configuration.hapi
         var lanes = HapiPushLanes(ios: HapiAPNsLane(channel: channel, bundleId: settings.apnsBundleId ?? configuration.bundleId,
-                                                    environment: settings.apnsEnvironment))
+                                                    environment: settings.apnsEnvironment, ttlSeconds: settings.ttlSeconds,
+                                                    clock: clock))
         if let fcm = settings.fcm {
             let client = try FCMClient(configuration: FCMConfiguration(account: fcm.account, origin: fcm.origin, tokenURI: fcm.tokenURI,
                                                                       extraCAFile: fcm.extraCAFile),
                                        clock: clock, logger: logger.named("fcm"))
-            lanes.android = HapiFCMLane(client: client, packageName: fcm.packageName)
+            lanes.android = HapiFCMLane(client: client, packageName: fcm.packageName, ttlSeconds: settings.ttlSeconds)
         }
         return lanes
     }

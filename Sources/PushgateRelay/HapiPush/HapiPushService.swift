@@ -22,14 +22,17 @@ final class HapiPushService: Sendable {
     private let byIP = TokenBucketLimiter(capacity: 300, refillPerMinute: 300)
     private let byToken = TokenBucketLimiter(capacity: 30, refillPerMinute: 30)
     private let gate: InFlightGate
+    private let retry: ProviderRetry
     private let metrics: RelayMetrics
     private let trustProxy: Bool
     private let clock: any WallClock
     private let logger: Logger
 
-    init(lanes: HapiPushLanes, gate: InFlightGate, metrics: RelayMetrics, trustProxy: Bool, clock: any WallClock, logger: Logger) {
+    init(lanes: HapiPushLanes, gate: InFlightGate, retry: ProviderRetry, metrics: RelayMetrics, trustProxy: Bool,
+         clock: any WallClock, logger: Logger) {
         self.lanes = lanes
         self.gate = gate
+        self.retry = retry
         self.metrics = metrics
         self.trustProxy = trustProxy
         self.clock = clock
@@ -47,6 +50,7 @@ final class HapiPushService: Sendable {
     /// Checks 3–13 for a request whose body has been read in full.
     func handle(_ request: HTTPRequest) async -> RelayResponse {
         let started = ContinuousClock.now
+        let startedAtMs = retry.clock.nowMilliseconds
         let push: HapiPushRequest
         do {
             push = try HapiPushRequest(body: request.body)
@@ -54,7 +58,8 @@ final class HapiPushService: Sendable {
             logger.debug("hapi push refused", ["outcome": error.code, "message": error.message ?? ""])
             return answered(error.response)
         }
-        let response = await deliver(push, peer: request.peerAddress, forwardedFor: request.headers["x-forwarded-for"])
+        let response = await deliver(push, peer: request.peerAddress, forwardedFor: request.headers["x-forwarded-for"],
+                                     startedAtMs: startedAtMs)
         let milliseconds = (ContinuousClock.now - started) / .milliseconds(1)
         logger.info("hapi push", [
             "platform": push.platform.rawValue, "token": Redact.token(push.token), "outcome": response.errorCode ?? "sent",
@@ -63,15 +68,26 @@ final class HapiPushService: Sendable {
         return answered(response)
     }
 
-    /// Checks 10–13: a lane for the platform, the two buckets, the send.
-    private func deliver(_ push: HapiPushRequest, peer: String, forwardedFor: String?) async -> RelayResponse {
+    /// Checks 10–13: a lane for the platform, the two buckets, the send (retried as docs/relay.md
+    /// "Retries" says).
+    private func deliver(_ push: HapiPushRequest, peer: String, forwardedFor: String?, startedAtMs: Int64) async -> RelayResponse {
         guard let lane = lanes.lane(for: push.platform) else { return HapiPushError.unsupportedPlatform.response }
         let now = clock.nowMilliseconds
         let ip = ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trustProxy: trustProxy)
         guard byIP.take(ip, nowMs: now), byToken.take(push.platform.rawValue + ":" + push.token, nowMs: now) else {
             return HapiPushError.rateLimited.response
         }
-        guard let outcome = await gate.withPermit({ await lane.push(push) }) else {
+        let outcome = await retry.run(
+            startedAtMs: startedAtMs, attemptDeadlineMs: lane.attemptDeadlineMs, hasCollapseId: push.collapseId != nil,
+            attempt: { await self.gate.withPermit { await lane.push(push) } },
+            failure: { outcome in
+                guard case .failed(_, let failure)? = outcome else { return nil }
+                return failure
+            },
+            onRetry: { outcome in
+                if case .failed(let reason, _)? = outcome { self.metrics.retry(reason: reason) }
+            })
+        guard let outcome else {
             metrics.provider(result: "refused", reason: "in_flight_full")
             return HapiPushError.rateLimited.response
         }
@@ -82,9 +98,14 @@ final class HapiPushService: Sendable {
         case .dead(let reason):
             metrics.provider(result: "dead", reason: reason)
             return HapiPushError.unregistered.response
-        case .failed(let reason, let throttled):
+        case .failed(let reason, .throttled(let retryAfterSeconds)):
             metrics.provider(result: "transient", reason: reason)
-            return throttled ? HapiPushError.rateLimited.response : HapiPushError.upstream.response
+            var response = HapiPushError.rateLimited.response
+            response.retryAfterSeconds = retryAfterSeconds
+            return response
+        case .failed(let reason, _):
+            metrics.provider(result: "transient", reason: reason)
+            return HapiPushError.upstream.response
         }
     }
 

@@ -8,6 +8,7 @@ public final class RelayMetrics: Sendable {
     private struct Counters {
         var requests: [String: Int] = [:]
         var provider: [String: Int] = [:]
+        var retries: [String: Int] = [:]
     }
 
     private let counters = Mutex(Counters())
@@ -26,6 +27,12 @@ public final class RelayMetrics: Sendable {
         counters.withLock { $0.provider[key, default: 0] += 1 }
     }
 
+    /// Counts one retry of a push after a transient failure with `reason`.
+    public func retry(reason: String) {
+        let key = "reason=\"\(Self.label(reason))\""
+        counters.withLock { $0.retries[key, default: 0] += 1 }
+    }
+
     /// Requests answered so far with `route` and `status` (tests and diagnostics).
     public func requestCount(route: String, status: Int) -> Int {
         counters.withLock { $0.requests.filter { $0.key.hasPrefix("route=\"\(route)\",status=\"\(status)\"") }.values.reduce(0, +) }
@@ -41,6 +48,10 @@ public final class RelayMetrics: Sendable {
         text += "# TYPE pushgate_relay_provider_results_total counter\n"
         for (labels, value) in snapshot.provider.sorted(by: { $0.key < $1.key }) {
             text += "pushgate_relay_provider_results_total{\(labels)} \(value)\n"
+        }
+        text += "# TYPE pushgate_relay_provider_retries_total counter\n"
+        for (labels, value) in snapshot.retries.sorted(by: { $0.key < $1.key }) {
+            text += "pushgate_relay_provider_retries_total{\(labels)} \(value)\n"
         }
         text += "# TYPE pushgate_relay_in_flight gauge\npushgate_relay_in_flight \(inFlight)\n"
         if let replayEntries {

@@ -7,6 +7,8 @@ public struct RelayResponse: Sendable, Equatable {
     public var contentType: String
     /// The `error` code of a refusal (for metrics), `nil` otherwise.
     public var errorCode: String?
+    /// `Retry-After` in seconds, passed on from a provider that asked to slow down.
+    public var retryAfterSeconds: Int?
 
     static func json(_ status: Int, _ value: JSONValue) -> RelayResponse {
         RelayResponse(status: status, body: value.serializedBytes(), contentType: "application/json")

@@ -38,7 +38,7 @@ public final class RelayServer: Sendable {
         let hapi: HapiPushService
         do {
             hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, channel: channel, clock: scheduler.clock, logger: logger),
-                                   gate: service.guards.gate, metrics: service.metrics, trustProxy: configuration.trustProxy,
+                                   gate: service.guards.gate, retry: service.retry, metrics: service.metrics, trustProxy: configuration.trustProxy,
                                    clock: scheduler.clock, logger: logger.named("hapi-push"))
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
                                   router: Self.router(service, hapi, gateway: gateway), preBody: { request in
@@ -123,6 +123,8 @@ public final class RelayServer: Sendable {
     }
 
     private static func http(_ response: RelayResponse) -> HTTPResponse {
-        HTTPResponse(status: response.status, headers: ["content-type": response.contentType], body: response.body)
+        var headers: HTTPHeaders = ["content-type": response.contentType]
+        if let seconds = response.retryAfterSeconds { headers.add("retry-after", String(seconds)) }
+        return HTTPResponse(status: response.status, headers: headers, body: response.body)
     }
 }

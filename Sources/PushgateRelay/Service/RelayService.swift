@@ -14,6 +14,7 @@ public final class RelayService: Sendable {
     let clock: any WallClock
     let logger: Logger
     let guards: RelayGuards
+    let retry: ProviderRetry
     public let metrics = RelayMetrics()
     private let keys = PublicKeyCache()
     private let accepting = Atomic<Bool>(true)
@@ -27,6 +28,7 @@ public final class RelayService: Sendable {
         self.channel = channel
         self.clock = clock
         self.logger = logger
+        retry = ProviderRetry(requestDeadlineMs: configuration.requestDeadlineMs)
         guards = RelayGuards(configuration: configuration, replay: replay ?? ReplaySet(
             ceiling: configuration.maxReplayKeys, logger: logger, nowMs: clock.nowMilliseconds))
     }
@@ -145,6 +147,7 @@ public final class RelayService: Sendable {
     }
 
     private func send(body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
+        let startedAtMs = retry.clock.nowMilliseconds
         let request = try SendRequest(.relayBody(body), keys: keys)
         // Such a title makes the signed message one of a register route's (docs/security.md, M3).
         guard !RegisterRequest.signedSuffixes.contains(where: { request.title == $0 || request.title.hasSuffix("." + $0) }) else {
@@ -154,9 +157,10 @@ public final class RelayService: Sendable {
                                               threadId: request.collapseId, data: request.data)
         else { throw .invalidRequest }
         let serverId = try await authorize(request.proof, message: request.signedMessage, route: .send, client: client)
-        let expiration = alertExpiration()
+        let expiration = APNsNotification.expiration(ttlSeconds: configuration.apns?.ttlSeconds ?? 0, nowMs: clock.nowMilliseconds)
         let bundleId = configuration.bundleId
-        let rows = try await deliver(request.tokens, kind: .alert, serverId: serverId, environment: request.environment) { token in
+        let rows = try await deliver(request.tokens, kind: .alert, serverId: serverId, environment: request.environment,
+                                     startedAtMs: startedAtMs) { token in
             try APNsNotification.alert(deviceToken: token, bundleId: bundleId, payload: payload,
                                        collapseId: request.collapseId, expiration: expiration)
         }
@@ -164,9 +168,11 @@ public final class RelayService: Sendable {
     }
 
     private func liveActivity(body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
+        let startedAtMs = retry.clock.nowMilliseconds
         let request = try LiveActivityRequest(.relayBody(body), keys: keys)
         let push = request.push
-        let nowSeconds = clock.nowMilliseconds / 1_000
+        let nowMs = clock.nowMilliseconds
+        let nowSeconds = nowMs / 1_000
         guard let payload = APNsPayload.liveActivity(timestamp: nowSeconds, event: push.event.rawValue,
                                                      contentState: push.contentState.json,
                                                      dismissalDate: push.dismissalDate, staleDate: push.staleDate)
@@ -174,8 +180,13 @@ public final class RelayService: Sendable {
         let serverId = try await authorize(request.proof, message: request.signedMessage, route: .liveActivity, client: client)
         let bundleId = configuration.bundleId
         let priority = request.priority
-        let rows = try await deliver(push.tokens, kind: .liveActivity, serverId: serverId, environment: request.environment) { token in
-            try APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload, priority: priority)
+        // An update is worth delivering until it goes stale, an end until its dismissal date.
+        let expiration = APNsNotification.expiration(until: push.event == .end ? push.dismissalDate : push.staleDate,
+                                                     ttlSeconds: configuration.apns?.ttlSeconds ?? 0, nowMs: nowMs)
+        let rows = try await deliver(push.tokens, kind: .liveActivity, serverId: serverId, environment: request.environment,
+                                     startedAtMs: startedAtMs) { token in
+            try APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload, priority: priority,
+                                              expiration: expiration)
         }
         if push.event == .end {
             for row in rows where row.ok {
@@ -234,16 +245,18 @@ public final class RelayService: Sendable {
         var drop = false
         /// Why a row is not ok; `nil` when it is.
         var reason: TokenResultReason?
+        /// The provider's `Retry-After` of a throttled push.
+        var retryAfterSeconds: Int?
 
-        static func failed(_ token: String, _ reason: TokenResultReason) -> ResultRow {
-            ResultRow(token: token, ok: false, drop: reason == .dead, reason: reason)
+        static func failed(_ token: String, _ reason: TokenResultReason, retryAfterSeconds: Int? = nil) -> ResultRow {
+            ResultRow(token: token, ok: false, drop: reason == .dead, reason: reason, retryAfterSeconds: retryAfterSeconds)
         }
     }
 
     /// Delivers to every distinct bound token at once (bounded by the in-flight gate), rows in
     /// first-seen order.
     private func deliver(_ tokens: [String], kind: BindingKind, serverId: String, environment: APNsEnvironment,
-                         notification: @escaping @Sendable (String) throws -> APNsNotification) async throws(RelayError) -> [ResultRow] {
+                         startedAtMs: Int64, notification: @escaping @Sendable (String) throws -> APNsNotification) async throws(RelayError) -> [ResultRow] {
         let distinct = DeviceToken.distinct(tokens)
         let bound: Set<String>
         do {
@@ -264,7 +277,8 @@ public final class RelayService: Sendable {
                         self.logger.error("could not build an APNs request", ["token": Redact.token(token)])
                         return (index, .failed(token, .refused))
                     }
-                    return (index, await self.deliverOne(built, environment: environment, kind: kind, serverId: serverId))
+                    return (index, await self.deliverOne(built, environment: environment, kind: kind, serverId: serverId,
+                                                         startedAtMs: startedAtMs))
                 }
             }
             var rows = distinct.map { ResultRow.failed($0, .notBound) }
@@ -273,10 +287,21 @@ public final class RelayService: Sendable {
         }
     }
 
+    /// One push, retried within the request's deadline as docs/relay.md "Retries" says.
     private func deliverOne(_ notification: APNsNotification, environment: APNsEnvironment,
-                            kind: BindingKind, serverId: String) async -> ResultRow {
+                            kind: BindingKind, serverId: String, startedAtMs: Int64) async -> ResultRow {
         let token = notification.deviceToken
-        guard let outcome = await guards.gate.withPermit({ await self.channel.deliver(notification, environment: environment) }) else {
+        let outcome = await retry.run(
+            startedAtMs: startedAtMs, attemptDeadlineMs: channel.attemptDeadlineMs, hasCollapseId: notification.collapseId != nil,
+            attempt: { await self.guards.gate.withPermit { await self.channel.deliver(notification, environment: environment) } },
+            failure: { outcome in
+                guard case .transient(_, let failure)? = outcome else { return nil }
+                return failure
+            },
+            onRetry: { outcome in
+                if case .transient(let reason, _)? = outcome { self.metrics.retry(reason: reason) }
+            })
+        guard let outcome else {
             metrics.provider(result: "refused", reason: "in_flight_full")
             return .failed(token, .transient)
         }
@@ -288,11 +313,11 @@ public final class RelayService: Sendable {
             metrics.provider(result: "dead", reason: reason)
             await forgetDead(token, kind: kind, serverId: serverId, reason: reason)
             return .failed(token, .dead)
-        case .transient(let reason):
+        case .transient(let reason, let failure):
             let verdict = TokenResultReason.of(providerReason: reason)
             metrics.provider(result: verdict == .refused ? "refused" : "transient", reason: reason)
             logger.info("provider did not accept a push; binding kept", ["token": Redact.token(token), "reason": reason])
-            return .failed(token, verdict)
+            return .failed(token, verdict, retryAfterSeconds: failure.retryAfterSeconds)
         }
     }
 
@@ -319,14 +344,13 @@ public final class RelayService: Sendable {
         .json(200, ["results": .array(rows.map { row in
             var object = JSONObject([("token", .string(row.token)), ("ok", .bool(row.ok))])
             if row.drop { object["drop"] = true }
-            if let reason = row.reason { object["reason"] = .string(reason.rawValue) }
+            if let reason = row.reason {
+                object["reason"] = .string(reason.rawValue)
+                object["retryable"] = .bool(reason.isRetryable)
+            }
+            if let seconds = row.retryAfterSeconds { object["retryAfter"] = .integer(Int64(seconds)) }
             return .object(object)
         })])
-    }
-
-    private func alertExpiration() -> Int64 {
-        let ttl = Int64(configuration.apns?.ttlSeconds ?? 0)
-        return ttl == 0 ? 0 : clock.nowMilliseconds / 1_000 + ttl
     }
 
     private func metricsResponse() async -> RelayResponse {

@@ -7,16 +7,26 @@ enum TokenResultReason: String, Sendable {
     case notBound = "not_bound"
     /// Provider or relay trouble: worth retrying.
     case transient
-    /// The push itself was refused (payload, a per-token limit): retrying it unchanged will not help.
+    /// The push itself was refused (payload, headers): retrying it unchanged will not help.
     case refused
     /// The provider condemned the token (`drop:true`).
     case dead
 
-    /// APNs reasons that fault the push or the device's pace, not the service.
+    /// APNs reasons that fault the push itself, not the service. (A 429 `TooManyRequests` is
+    /// transient: the same push may go through after the provider's `Retry-After`.)
     static let refusedProviderReasons: Set<String> = [
         "BadCollapseId", "BadExpirationDate", "BadMessageId", "BadPriority", "DuplicateHeaders", "InvalidPushType",
-        "PayloadEmpty", "PayloadTooLarge", "TooManyRequests", "HTTP 413",
+        "PayloadEmpty", "PayloadTooLarge", "HTTP 413",
     ]
+
+    /// The row's `retryable`: whether the host may send the same push again (after registering
+    /// the token again, for `not_bound`).
+    var isRetryable: Bool {
+        switch self {
+        case .notBound, .transient: true
+        case .refused, .dead: false
+        }
+    }
 
     /// The reason of a provider failure that did not condemn the token.
     static func of(providerReason: String) -> TokenResultReason {
