@@ -23,6 +23,7 @@ import Testing
         #expect(request.header("apns-push-type") == "alert")
         #expect(request.header("apns-priority") == "10")
         #expect(request.header("apns-collapse-id") == "permission-r7")
+        #expect(request.header("apns-expiration") == String(harness.clock.nowMilliseconds / 1_000 + 3_600), "an hour by default")
         let expected = try #require(APNsPayload.alert(title: "許可が必要です", body: "Deploy", badge: 1, threadId: "permission-r7",
                                                       data: [("sessionId", "s1")]))
         #expect(request.payload == (try JSONValue.parse(expected)))
@@ -31,6 +32,16 @@ import Testing
         #expect(jwt.header["kid"] == .string(FakeAPNsFixture.keyId) && jwt.claims["iss"] == .string(FakeAPNsFixture.teamId))
         #expect(try await harness.service.store.alertTokens().map(\.token) == [alive])
         #expect(harness.leaks([alive, dead, "許可が必要です", "Deploy", String(bearer)]).isEmpty)
+        await harness.stop()
+    }
+
+    @Test func aZeroTTLDeliversNowOrNever() async throws {
+        let harness = try await HostHarness(mode: .apns, hostEnvironment: ["PUSHGATE_APNS_TTL_SECONDS": "0"])
+        let token = TestToken.make()
+        try await harness.register(token)
+        _ = try await harness.event("error", "s1", name: "Deploy")
+        await harness.service.waitForScheduledDispatches()
+        #expect(harness.fake.requests.first { $0.deviceToken == token }?.header("apns-expiration") == "0")
         await harness.stop()
     }
 }

@@ -24,4 +24,14 @@ import Testing
                           + #"{"token":"c","ok":"no"},{"ok":true},{"token":"d","ok":false,"reason":"transient"}"#)
                 == [.init(token: "d", ok: false, reason: "transient")])
     }
+
+    @Test func retryableAndRetryAfterAreReadWhenWellFormed() {
+        #expect(Self.rows(#"{"token":"a","ok":false,"reason":"transient","retryable":true,"retryAfter":2},"#
+                          + #"{"token":"b","ok":false,"reason":"refused","retryable":false},"#
+                          + #"{"token":"c","ok":false,"reason":"transient","retryable":"yes","retryAfter":-5}"#) == [
+            .init(token: "a", ok: false, reason: "transient", retryable: true, retryAfterSeconds: 2),
+            .init(token: "b", ok: false, reason: "refused", retryable: false),
+            .init(token: "c", ok: false, reason: "transient"),
+        ])
+    }
 }

@@ -12,7 +12,7 @@ import PushgateProviders
         #expect(try await hostA.registerToken(mine).status == 200)
         #expect(try await hostB.registerToken(foreign).status == 200)
         let reply = try await hostA.send(tokens: [mine, foreign], title: "Ready")
-        #expect(reply.results == [.init(token: mine, ok: true, drop: false), .init(token: foreign, ok: false, drop: false, reason: "not_bound")])
+        #expect(reply.results == [.init(token: mine, ok: true, drop: false), .init(token: foreign, ok: false, drop: false, reason: "not_bound", retryable: true)])
         let text = String(decoding: reply.body, as: UTF8.self)
         #expect(!text.contains(hostA.key.publicKey.serverId) && !text.contains(hostB.key.publicKey.serverId))
         #expect(harness.received(foreign).isEmpty && harness.received(mine).count == 1)

@@ -211,7 +211,7 @@ import Testing
         let message = try #require(harness.fcm?.sends.first?.message)
         #expect(message == JSONObject([
             ("token", "normal"), ("data", .object(JSONObject([("hapi_v", "1"), ("hapi_e", .string(envelope))]))),
-            ("android", .object(JSONObject([("priority", "NORMAL"), ("restricted_package_name", "dev.pushgate.companion")]))),
+            ("android", .object(JSONObject([("priority", "NORMAL"), ("ttl", "3600s"), ("restricted_package_name", "dev.pushgate.companion")]))),
         ]))
         await harness.stop()
     }

@@ -48,7 +48,7 @@ import Testing
             #"{"aps":{"mutable-content":1,"alert":{"title":"HAPI","body":"New activity"},"sound":"default"},"hapi":{"v":1,"e":"\#(Self.readyEnvelope)"}}"#)))
         #expect(record.header("apns-push-type") == "alert")
         #expect(record.header("apns-priority") == "10")
-        #expect(record.header("apns-expiration") == "0")
+        #expect(record.header("apns-expiration") == String(harness.clock.nowMilliseconds / 1_000 + 3_600), "E2E_APNS_TTL_SECONDS")
         #expect(record.header("apns-collapse-id") == "ready-s1")
         #expect(record.header("apns-topic") == RelayHarness.bundleId)
         #expect(harness.fcm?.sends.first?.message?["data"] == .object(JSONObject([("hapi_v", "1"), ("hapi_e", .string(Self.readyEnvelope))])))

@@ -374,7 +374,7 @@ extension RelayRobustnessTests {
                 func results(_ rows: [(String, Bool)]) -> [UInt8] {
                     let array = rows.map { row in
                         var object = JSONObject([("token", .string(row.0)), ("ok", .bool(row.1))])
-                        if !row.1 { object["reason"] = "not_bound" }
+                        if !row.1 { object["reason"] = "not_bound"; object["retryable"] = true }
                         return JSONValue.object(object)
                     }
                     return JSONValue.object(JSONObject([("results", .array(array))])).serializedBytes()

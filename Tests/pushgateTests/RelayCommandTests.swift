@@ -65,7 +65,7 @@ import Testing
         ])
         #expect(sent.status == 0)
         #expect(try Self.answer(sent, status: 200) == JSONValue.parse(
-            #"{"results":[{"token":"\#(own)","ok":true},{"token":"\#(foreign)","ok":false,"reason":"not_bound"}]}"#))
+            #"{"results":[{"token":"\#(own)","ok":true},{"token":"\#(foreign)","ok":false,"reason":"not_bound","retryable":true}]}"#))
 
         let request = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: saved))))
         #expect(request["title"] == .string("Build finished"))
@@ -87,7 +87,7 @@ import Testing
         let unregistered = try await PushgateTool.runOnOwnThread(["relay", "unregister", "--relay", relay.url, "--key", hostA, "--token", own])
         #expect(unregistered.stdout == "200 {\"ok\":true}\n")
         let afterwards = try await PushgateTool.runOnOwnThread(["relay", "send", "--relay", relay.url, "--key", hostA, "--tokens", own, "--title", "Again"])
-        #expect(try Self.answer(afterwards, status: 200) == JSONValue.parse(#"{"results":[{"token":"\#(own)","ok":false,"reason":"not_bound"}]}"#))
+        #expect(try Self.answer(afterwards, status: 200) == JSONValue.parse(#"{"results":[{"token":"\#(own)","ok":false,"reason":"not_bound","retryable":true}]}"#))
 
         #expect(try await relay.stop() == 0)
     }

@@ -16,12 +16,20 @@ public struct RelayReply: Sendable, Equatable {
         /// acts on ``notBound`` only and reads every other row by `ok` and `drop`. Nil when the
         /// relay sent none (OpenChamber relays, `ok` rows).
         public var reason: String?
+        /// Whether the same push may be sent again (a Pushgate extension beside `reason`); nil
+        /// when the relay sent none.
+        public var retryable: Bool?
+        /// The provider's `Retry-After` in seconds, on a throttled row (a Pushgate extension).
+        public var retryAfterSeconds: Int?
 
-        public init(token: String, ok: Bool, drop: Bool = false, reason: String? = nil) {
+        public init(token: String, ok: Bool, drop: Bool = false, reason: String? = nil, retryable: Bool? = nil,
+                    retryAfterSeconds: Int? = nil) {
             self.token = token
             self.ok = ok
             self.drop = drop
             self.reason = reason
+            self.retryable = retryable
+            self.retryAfterSeconds = retryAfterSeconds
         }
 
         /// A row of the answer's `results`; nil when it is malformed: `token` not a string, `ok`
@@ -31,7 +39,12 @@ public struct RelayReply: Sendable, Equatable {
             guard let token = row["token"]?.stringValue, let ok = row["ok"]?.boolValue else { return nil }
             let reason = row["reason"]
             if let reason, reason.stringValue == nil { return nil }
-            self.init(token: token, ok: ok, drop: row["drop"]?.boolValue ?? false, reason: reason?.stringValue)
+            let retryAfter = row["retryAfter"].flatMap { value -> Int? in
+                guard case .integer(let seconds) = value, (0...86_400).contains(seconds) else { return nil }
+                return Int(seconds)
+            }
+            self.init(token: token, ok: ok, drop: row["drop"]?.boolValue ?? false, reason: reason?.stringValue,
+                      retryable: row["retryable"]?.boolValue, retryAfterSeconds: retryAfter)
         }
     }
 

@@ -5,7 +5,7 @@ import Synchronization
 /// A signed relay stand-in on loopback for one host, without signature checks, that answers
 /// per-token `reason`s: a registration binds its token (per kind) unless registrations are
 /// refused, an unregistration unbinds it; a `send` or `live-activity` request answers one row
-/// per token — `ok` when bound, else `{"ok":false,"reason":"not_bound"}` — and a send answers
+/// per token — `ok` when bound, else `{"ok":false,"reason":"not_bound","retryable":true}` — and a send answers
 /// 500 when its title is in `failTitles`. It records every request.
 final class StubRelay: Sendable {
     /// One request as received.
@@ -64,7 +64,7 @@ final class StubRelay: Sendable {
                 }
                 let rows = (body["tokens"]?.arrayValue ?? []).compactMap(\.stringValue).map { token -> JSONValue in
                     bound.contains(kind + " " + token) ? .object(JSONObject([("token", .string(token)), ("ok", true)]))
-                        : .object(JSONObject([("token", .string(token)), ("ok", false), ("reason", "not_bound")]))
+                        : .object(JSONObject([("token", .string(token)), ("ok", false), ("reason", "not_bound"), ("retryable", true)]))
                 }
                 return HTTPResponse.json(200, JSONValue.object(JSONObject([("results", .array(rows))])).serializedBytes())
             }

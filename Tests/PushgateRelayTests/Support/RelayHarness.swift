@@ -27,9 +27,10 @@ final class RelayHarness: Sendable {
     var baseURL: String { "http://127.0.0.1:\(relay.port)" }
 
     /// Starts the fake APNs and a relay configured by `settings` (names without the prefix);
-    /// `clock` lets other fakes share the relay's clock.
+    /// `clock` lets other fakes share the relay's clock; it also times the relay's provider requests
+    /// unless `realDeadlines` (reconnect back-off then runs by itself, as in production).
     init(settings: [String: String] = [:], directory existing: URL? = nil,
-         clock: ManualClock = ManualClock(milliseconds: SystemClock().nowMilliseconds)) async throws {
+         clock: ManualClock = ManualClock(milliseconds: SystemClock().nowMilliseconds), realDeadlines: Bool = false) async throws {
         self.clock = clock
         scheduler = ManualScheduler(clock: clock)
         directory = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
@@ -42,7 +43,8 @@ final class RelayHarness: Sendable {
         let configuration = try RelayConfiguration(arguments: [], environment: environment)
         let logger = Logger(component: "relay", minimumLevel: .debug, sink: logs)
         relay = try await RelayServer(configuration: configuration,
-                                      channel: configuration.makeChannel(clock: clock, deadlineClock: clock, logger: logger),
+                                      channel: configuration.makeChannel(clock: clock, deadlineClock: realDeadlines ? SystemMonotonicClock() : clock,
+                                                                        logger: logger),
                                       scheduler: scheduler, logger: logger)
     }
 

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import PushgateCore
+import PushgateProviders
+import PushgateTesting
+import Synchronization
+
+/// The relay's bounded retries within one request (docs/relay.md "Retries"), against the fake APNs.
+@Suite(.timeLimit(.minutes(1))) struct RetryTests {
+    /// Answers `token` with `script` until the fake has seen `requests` requests for it, then 200.
+    private static func fail(_ harness: RelayHarness, _ token: String, with script: ScriptedResponse, times requests: Int) {
+        let fake = harness.fake
+        let seen = Mutex(0)
+        fake.script(token: token, script)
+        harness.onFakeRequest.set { request in
+            guard request.deviceToken == token else { return }
+            // Runs before this answer is sent, so the next try already finds the new script.
+            if seen.withLock({ count in count += 1; return count }) == requests { fake.script(token: token, nil) }
+        }
+    }
+
+    private static func metrics(_ harness: RelayHarness) async -> String {
+        await String(decoding: harness.relay.service.handle(route: .metrics, body: []).body, as: UTF8.self)
+    }
+
+    @Test func unavailableIsRetriedUntilAccepted() async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        Self.fail(harness, token, with: ScriptedResponse(status: 503, reason: .serviceUnavailable), times: 2)
+        let reply = try await host.send(tokens: [token], title: "t")
+        #expect(reply.results.map(\.ok) == [true])
+        #expect(harness.received(token).map(\.status) == [503, 503, 200])
+        #expect(await Self.metrics(harness).contains("pushgate_relay_provider_retries_total{reason=\"ServiceUnavailable\"} 2"))
+        await harness.stop()
+    }
+
+    @Test func retriesAreBoundedAndTheRowSaysRetryable() async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        harness.fake.script(token: token, ScriptedResponse(status: 500, reason: .internalServerError))
+        let reply = try await host.send(tokens: [token], title: "t")
+        #expect(reply.results == [RelayReply.TokenResult(token: token, ok: false, reason: "transient", retryable: true)])
+        #expect(harness.received(token).count == 3, "one try and two retries")
+        await harness.stop()
+    }
+
+    @Test func refusalsAndThrottlesAreLeftToTheHost() async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let (refused, throttled, dead) = (TestToken.make(), TestToken.make(), TestToken.make())
+        for token in [refused, throttled, dead] { _ = try await host.registerToken(token) }
+        harness.fake.script(token: refused, ScriptedResponse(status: 400, reason: .badCollapseId))
+        harness.fake.script(token: throttled, ScriptedResponse(status: 429, reason: .tooManyRequests))
+        harness.fake.script(token: dead, .unregistered)
+        let reply = try await host.send(tokens: [refused, throttled, dead], title: "t")
+        #expect(reply.results == [
+            RelayReply.TokenResult(token: refused, ok: false, reason: "refused", retryable: false),
+            RelayReply.TokenResult(token: throttled, ok: false, reason: "transient", retryable: true),
+            RelayReply.TokenResult(token: dead, ok: false, drop: true, reason: "dead", retryable: false),
+        ])
+        for token in [refused, throttled, dead] { #expect(harness.received(token).count == 1, "no retry") }
+        await harness.stop()
+    }
+
+    @Test func aConnectionFailureIsRetried() async throws {
+        // Nothing listens on port 1: every try fails to connect, so nothing can be sent twice.
+        let harness = try await RelayHarness(settings: ["APNS_HOST_PRODUCTION": "127.0.0.1:1"], realDeadlines: true)
+        let host = harness.host()
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        let reply = try await host.send(tokens: [token], title: "t")
+        #expect(reply.results.map(\.reason) == ["transient"])
+        #expect(await Self.metrics(harness).contains("pushgate_relay_provider_retries_total{reason=\"connect_failed\"} 2"))
+        await harness.stop()
+    }
+
+    /// A push that timed out after it was written may have been delivered: sent again only with a
+    /// collapse id, which makes the copy replace the original on the phone.
+    @Test(arguments: [true, false]) func anUnansweredPushIsRetriedOnlyWithACollapseId(collapseId: Bool) async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        harness.fake.script(token: token, .success(afterMilliseconds: 30_000))
+        let pending = Task { try await host.send(tokens: [token], title: "t", collapseId: collapseId ? "ready-s1" : nil) }
+        try await harness.fake.waitForRequests(1)
+        harness.fake.script(token: token, nil)
+        harness.clock.advance(milliseconds: 5_001)  // past the provider deadline of the first try
+        let reply = try await pending.value
+        if collapseId {
+            #expect(reply.results.map(\.ok) == [true])
+            #expect(harness.received(token).count == 2)
+        } else {
+            #expect(reply.results == [RelayReply.TokenResult(token: token, ok: false, reason: "transient", retryable: true)])
+            #expect(harness.received(token).count == 1)
+        }
+        await harness.stop()
+    }
+
+    /// A retry starts only while a whole provider deadline (5 s) still fits in REQUEST_DEADLINE_MS.
+    @Test func aRetryStartsOnlyWhenItCanFinishInTime() async throws {
+        let harness = try await RelayHarness(settings: ["REQUEST_DEADLINE_MS": "5700"])
+        let host = harness.host()
+        let (warm, token) = (TestToken.make(), TestToken.make())
+        for token in [warm, token] { _ = try await host.registerToken(token) }
+        _ = try await host.send(tokens: [warm], title: "connect first")
+        // The first retry starts at once (5 s fit in the 5.7 s); the second try's answer takes
+        // 800 ms, after which another 5 s no longer fit.
+        let fake = harness.fake
+        fake.script(token: token, ScriptedResponse(status: 503, reason: .serviceUnavailable))
+        harness.onFakeRequest.set { request in
+            guard request.deviceToken == token else { return }
+            fake.script(token: token, ScriptedResponse(status: 503, reason: .serviceUnavailable, delayMilliseconds: 800))
+        }
+        let reply = try await host.send(tokens: [token], title: "t")
+        #expect(reply.results == [RelayReply.TokenResult(token: token, ok: false, reason: "transient", retryable: true)])
+        #expect(harness.received(token).count == 2)
+        await harness.stop()
+    }
+
+    @Test func aTooShortRequestDeadlineMeansNoRetry() async throws {
+        let harness = try await RelayHarness(settings: ["REQUEST_DEADLINE_MS": "5000"])
+        let host = harness.host()
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        harness.fake.script(token: token, ScriptedResponse(status: 503, reason: .serviceUnavailable))
+        _ = try await host.send(tokens: [token], title: "t")
+        #expect(harness.received(token).count == 1)
+        await harness.stop()
+    }
+}
