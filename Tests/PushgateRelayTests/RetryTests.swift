@@ -66,6 +66,21 @@ import Synchronization
         await harness.stop()
     }
 
+    @Test func streamsRefusedAfterGoAwayAreRetriedOnFreshConnections() async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let tokens = (0..<4).map { _ in TestToken.make() }
+        for token in tokens { _ = try await host.registerToken(token) }
+        // Each connection serves its first stream only: of four pushes sent at once, the HTTP/2
+        // client's own retry gets the second through, and the relay's retries the others.
+        harness.fake.goAway(afterStreams: 1)
+        let reply = try await host.send(tokens: tokens, title: "t")
+        #expect(reply.results.map(\.ok) == [true, true, true, true])
+        #expect(tokens.allSatisfy { harness.received($0).map(\.status) == [200] }, "refused streams were never processed")
+        #expect(await Self.metrics(harness).contains("pushgate_relay_provider_retries_total{reason=\"refused\"}"))
+        await harness.stop()
+    }
+
     @Test func aConnectionFailureIsRetried() async throws {
         // Nothing listens on port 1: every try fails to connect, so nothing can be sent twice.
         let harness = try await RelayHarness(settings: ["APNS_HOST_PRODUCTION": "127.0.0.1:1"], realDeadlines: true)
