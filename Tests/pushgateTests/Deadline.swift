@@ -7,19 +7,21 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 }
 
 /// Returns what `operation` returns as soon as it does, or throws ``DeadlineExceeded`` after
-/// `seconds` (and cancels it). Unlike a task group this does not then wait for an operation
-/// that ignores cancellation (a client pool's statistics waiter does), so a test whose event
-/// never comes fails in time instead of hanging.
+/// `seconds`. Unlike a task group's, this bound does not wait for an operation that ignores
+/// cancellation (a client pool's statistics waiter does), so a test whose event never comes
+/// fails in time instead of hanging; such an operation is left behind.
 func withDeadline<T: Sendable>(seconds: Int = 10, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let first = FirstOutcome(continuation)
-        let work = Task {
-            do { first.resume(with: .success(try await operation())) } catch { first.resume(with: .failure(error)) }
+        let timer = Task {
+            try await Task.sleep(for: .seconds(seconds))
+            first.resume(with: .failure(DeadlineExceeded(seconds: seconds)))
         }
         Task {
-            try? await Task.sleep(for: .seconds(seconds))
-            work.cancel()
-            first.resume(with: .failure(DeadlineExceeded(seconds: seconds)))
+            let result: Result<T, any Error>
+            do { result = .success(try await operation()) } catch { result = .failure(error) }
+            timer.cancel()
+            first.resume(with: result)
         }
     }
 }
