@@ -7,7 +7,10 @@ import Testing
     }
 
     @Test func readsStatusReasonDelayAndRetryAfter() throws {
-        let scripts = try parse(#"{"aa11":{"status":410,"reason":"Unregistered"},"bb22":{"status":200,"delayMs":250},"cc33":{"status":429,"reason":"TooManyRequests","retryAfter":30}}"#)
+        let scripts = try parse(#"""
+            {"aa11":{"status":410,"reason":"Unregistered"},"bb22":{"status":200,"delayMs":250},
+             "cc33":{"status":429,"reason":"TooManyRequests","retryAfter":30}}
+            """#)
         #expect(scripts == [
             "aa11": [ScriptedResponse(status: 410, reason: .unregistered)],
             "bb22": [ScriptedResponse(status: 200, delayMilliseconds: 250)],

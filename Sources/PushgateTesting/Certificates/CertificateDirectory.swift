@@ -64,6 +64,7 @@ public struct CertificateDirectory: Sendable {
         case unusable(String)
     }
 
+    /// The pair on disk, or why it cannot be used.
     private func storedPair(clock: any WallClock) -> Result<SelfSignedCertificate, StoredPairProblem> {
         let keyPEM = Self.contents(of: keyPath)
         let certificatePEM = Self.contents(of: certificatePath)

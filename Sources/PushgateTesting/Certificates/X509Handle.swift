@@ -71,7 +71,7 @@ final class X509Handle {
         guard key.withEVPKey({ X509_sign(pointer, $0, EVP_sha256()) }) > 0 else { throw CertificateError(operation: "X509_sign") }
     }
 
-    /// Whether notAfter is before `seconds` since the epoch (or cannot be compared).
+    /// Whether notAfter is at or before `seconds` since the epoch (or cannot be compared).
     func expires(before seconds: Int64) -> Bool {
         var limit = time_t(seconds)
         return X509_cmp_time(X509_get0_notAfter(pointer), &limit) <= 0

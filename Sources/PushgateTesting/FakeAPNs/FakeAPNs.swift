@@ -23,7 +23,7 @@ public final class FakeAPNs: FakeProvider {
         public var clock: any WallClock = SystemClock()
         /// `.full` keeps every ``RecordedRequest``; `.countersOnly` only ``FakeAPNsCounters``.
         public var recording: FakeProviderRecording = .full
-        /// Called on the I/O thread after each request is decided (the CLI's `--record` uses it).
+        /// Called on the I/O thread after each request is decided or reset (the CLI's `--record` uses it).
         /// Keep it quick, and do not capture the fake itself (that cycle keeps it running).
         public var onRequest: (@Sendable (RecordedRequest) -> Void)?
         /// The certificate to present; a fresh self-signed one when nil.

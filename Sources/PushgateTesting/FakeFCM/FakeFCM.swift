@@ -26,7 +26,7 @@ public final class FakeFCM: FakeProvider {
         public var clock: any WallClock = SystemClock()
         /// `.full` keeps every ``FakeFCMRecord``; `.countersOnly` only ``FakeFCMCounters``.
         public var recording: FakeProviderRecording = .full
-        /// Called on the I/O thread after each request is decided. Keep it quick, and do not
+        /// Called on the I/O thread after each request is decided or reset. Keep it quick, and do not
         /// capture the fake itself (that cycle keeps it running).
         public var onRequest: (@Sendable (FakeFCMRecord) -> Void)?
         /// The certificate to present; a fresh self-signed one when nil.
