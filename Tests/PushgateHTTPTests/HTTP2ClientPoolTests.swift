@@ -1,6 +1,6 @@
 import Foundation
 import PushgateCore
-import PushgateHTTP
+@testable import PushgateHTTP
 import PushgateTesting
 import Testing
 
@@ -114,7 +114,7 @@ struct HTTP2ClientPoolTests {
         let fixture = try HTTP2FakeFixture()
         fixture.fake.script(token: HTTP2FakeFixture.token(1), .success(afterMilliseconds: 10_000))
         let started = ContinuousClock.now
-        await #expect(throws: HTTP2ClientError(.timeout, detail: "no response from \(fixture.origin) before the deadline")) {
+        await #expect(throws: HTTP2ClientError(.timeout, detail: "no response from \(fixture.origin) before the deadline").afterWrite()) {
             _ = try await fixture.pool.send(fixture.request(token: HTTP2FakeFixture.token(1), timeoutMilliseconds: 150))
         }
         #expect(ContinuousClock.now - started < .seconds(5))

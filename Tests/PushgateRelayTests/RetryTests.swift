@@ -116,6 +116,20 @@ import Synchronization
         await harness.stop()
     }
 
+    /// A reset stream (not REFUSED_STREAM) was written, so it too is sent again only with a collapse id.
+    @Test(arguments: [true, false]) func aResetStreamIsRetriedOnlyWithACollapseId(collapseId: Bool) async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let (warm, token) = (TestToken.make(), TestToken.make())
+        for token in [warm, token] { _ = try await host.registerToken(token) }
+        harness.fake.resetStreams(every: 2)
+        _ = try await host.send(tokens: [warm], title: "the first request is answered")
+        let reply = try await host.send(tokens: [token], title: "t", collapseId: collapseId ? "ready-s1" : nil)
+        #expect(reply.results.map(\.ok) == [collapseId])
+        #expect(harness.received(token).map(\.reset) == (collapseId ? [true, false] : [true]))
+        await harness.stop()
+    }
+
     /// A retry starts only while a whole provider deadline (5 s) still fits in REQUEST_DEADLINE_MS.
     @Test func aRetryStartsOnlyWhenItCanFinishInTime() async throws {
         let harness = try await RelayHarness(settings: ["REQUEST_DEADLINE_MS": "5700"])
@@ -145,6 +159,40 @@ import Synchronization
         harness.fake.script(token: token, ScriptedResponse(status: 503, reason: .serviceUnavailable))
         _ = try await host.send(tokens: [token], title: "t")
         #expect(harness.received(token).count == 1)
+        await harness.stop()
+    }
+
+    @Test func theHapiRouteRetriesBothPlatformsAndPassesRetryAfterOn() async throws {
+        let harness = try await HapiPushHarness()
+        let unavailable = ScriptedResponse(status: 503, reason: .serviceUnavailable)
+        let iosToken = TestToken.make()
+        harness.apns.script(token: iosToken, sequence: [unavailable, unavailable, ScriptedResponse(status: 200)])
+        #expect(try await harness.push(HapiPushHarness.body(token: iosToken)).status == 200)
+        #expect(harness.relay.received(iosToken).map(\.status) == [503, 503, 200])
+
+        harness.fcm?.script(token: "fcm-flaky", sequence: [FakeFCMScript(.unavailable), FakeFCMScript(nil)])
+        #expect(try await harness.push(HapiPushHarness.body(platform: "android", token: "fcm-flaky", collapseId: nil)).status == 200)
+        #expect(harness.fcm?.sends.filter { $0.deviceToken == "fcm-flaky" }.map(\.status) == [503, 200])
+
+        // A throttle is not retried here: the caller gets 429 and the provider's Retry-After.
+        let throttled = TestToken.make()
+        harness.apns.script(token: throttled, ScriptedResponse(status: 429, reason: .tooManyRequests, retryAfterSeconds: 2))
+        let answer = try await harness.relay.request("POST", "/v1/push", body: HapiPushHarness.body(token: throttled),
+                                                     headers: ["content-type": "application/json"])
+        #expect(answer.status == 429 && answer.headers["retry-after"] == "2")
+        #expect(harness.relay.received(throttled).count == 1)
+        await harness.stop()
+    }
+
+    @Test func aThrottledRowCarriesTheProvidersRetryAfter() async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        harness.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests, retryAfterSeconds: 2))
+        let reply = try await host.send(tokens: [token], title: "t")
+        #expect(reply.results == [RelayReply.TokenResult(token: token, ok: false, reason: "transient", retryable: true,
+                                                         retryAfterSeconds: 2)])
         await harness.stop()
     }
 }
