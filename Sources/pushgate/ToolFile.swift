@@ -40,23 +40,10 @@ enum ToolFile {
     /// Creates `path` with mode 0600 from the start (never widened then narrowed) and writes
     /// `contents`; refuses to replace an existing file.
     static func createSecret(_ path: String, contents: [UInt8]) throws(ToolFailure) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ToolFailure("cannot create \(path): \(String(cString: strerror(errno)))") }
-        var written = 0
-        var failure: String?
-        while failure == nil, written < contents.count {
-            let count = contents[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                written += count
-            } else if errno != EINTR {
-                failure = String(cString: strerror(errno))
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(path)
-            throw ToolFailure("cannot write \(path): \(failure)")
+        do {
+            try PrivateFile.create(path, contents: contents)
+        } catch {
+            throw ToolFailure(error.description)
         }
     }
 }

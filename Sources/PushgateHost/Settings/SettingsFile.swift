@@ -49,29 +49,10 @@ public final class SettingsFile: Sendable {
     }
 
     private func write(_ object: JSONObject) throws {
-        let bytes = Array((JSONValue.object(object).serialized() + "\n").utf8)
-        let temporary = path + ".tmp-" + Hex.encode(SecureRandom.bytes(6))
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("create", temporary) }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { buffer -> Bool in
-            while written < buffer.count {
-                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 { if errno == EINTR { continue }; return false }
-                written += count
-            }
-            return fsync(descriptor) == 0
-        }
-        let error = ok ? nil : failure("write", temporary)
-        close(descriptor)
-        if let error {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = failure("rename", path)
-            unlink(temporary)
-            throw error
+        do {
+            try PrivateFile.replace(path, contents: Array((JSONValue.object(object).serialized() + "\n").utf8))
+        } catch {
+            throw HostSettingsError(error.description)
         }
     }
 

@@ -21,17 +21,14 @@ final class HapiPushService: Sendable {
     private let lanes: HapiPushLanes
     private let byIP = TokenBucketLimiter(capacity: 300, refillPerMinute: 300)
     private let byToken = TokenBucketLimiter(capacity: 30, refillPerMinute: 30)
-    private let gate: InFlightGate
     private let retry: ProviderRetry
     private let metrics: RelayMetrics
     private let trustProxy: Bool
     private let clock: any WallClock
     private let logger: Logger
 
-    init(lanes: HapiPushLanes, gate: InFlightGate, retry: ProviderRetry, metrics: RelayMetrics, trustProxy: Bool,
-         clock: any WallClock, logger: Logger) {
+    init(lanes: HapiPushLanes, retry: ProviderRetry, metrics: RelayMetrics, trustProxy: Bool, clock: any WallClock, logger: Logger) {
         self.lanes = lanes
-        self.gate = gate
         self.retry = retry
         self.metrics = metrics
         self.trustProxy = trustProxy
@@ -77,16 +74,10 @@ final class HapiPushService: Sendable {
         guard byIP.take(ip, nowMs: now), byToken.take(push.platform.rawValue + ":" + push.token, nowMs: now) else {
             return HapiPushError.rateLimited.response
         }
-        let outcome = await retry.run(
-            startedAtMs: startedAtMs, attemptDeadlineMs: lane.attemptDeadlineMs, hasCollapseId: push.collapseId != nil,
-            attempt: { await self.gate.withPermit { await lane.push(push) } },
-            failure: { outcome in
-                guard case .failed(_, let failure)? = outcome else { return nil }
-                return failure
-            },
-            onRetry: { outcome in
-                if case .failed(let reason, _)? = outcome { self.metrics.retry(reason: reason) }
-            })
+        let outcome = await retry.run(startedAtMs: startedAtMs, attemptDeadlineMs: lane.attemptDeadlineMs,
+                                      hasCollapseId: push.collapseId != nil) {
+            await lane.push(push)
+        }
         guard let outcome else {
             metrics.provider(result: "refused", reason: "in_flight_full")
             return HapiPushError.rateLimited.response

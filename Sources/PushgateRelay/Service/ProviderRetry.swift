@@ -1,9 +1,29 @@
 import PushgateCore
 import PushgateProviders
 
+/// A provider's answer to one try, as the relay's retries read it.
+protocol ProviderAttemptOutcome: Sendable {
+    /// Why the try failed, with its reason for metrics; nil for a success or a dead token.
+    var failure: (reason: String, kind: ProviderFailure)? { get }
+}
+
+extension APNsOutcome: ProviderAttemptOutcome {
+    var failure: (reason: String, kind: ProviderFailure)? {
+        guard case .transient(let reason, let failure) = self else { return nil }
+        return (reason, failure)
+    }
+}
+
+extension HapiPushOutcome: ProviderAttemptOutcome {
+    var failure: (reason: String, kind: ProviderFailure)? {
+        guard case .failed(let reason, let failure) = self else { return nil }
+        return (reason, failure)
+    }
+}
+
 /// The relay's bounded retries of one push within one request (docs/relay.md "Retries"): at most
 /// two more tries after 100 ms × 2ⁿ plus jitter, each started only when a whole provider deadline
-/// still fits in the request's deadline. The caller takes an in-flight permit per try, so the
+/// still fits in the request's deadline. Each try takes its own in-flight permit, so the
 /// back-off holds none.
 struct ProviderRetry: Sendable {
     /// Tries after the first.
@@ -13,10 +33,14 @@ struct ProviderRetry: Sendable {
 
     /// How long the handling of one request may take (`REQUEST_DEADLINE_MS`).
     let requestDeadlineMs: Int64
+    let gate: InFlightGate
+    let metrics: RelayMetrics
     let clock: any MonotonicClock
 
-    init(requestDeadlineMs: Int64, clock: any MonotonicClock = SystemMonotonicClock()) {
+    init(requestDeadlineMs: Int64, gate: InFlightGate, metrics: RelayMetrics, clock: any MonotonicClock = SystemMonotonicClock()) {
         self.requestDeadlineMs = requestDeadlineMs
+        self.gate = gate
+        self.metrics = metrics
         self.clock = clock
     }
 
@@ -31,22 +55,22 @@ struct ProviderRetry: Sendable {
         }
     }
 
-    /// Runs `attempt` until it ends in anything but a retryable failure, the retries run out, or
-    /// the next try could not finish before the request's deadline (counted from `startedAtMs`,
-    /// with `attemptDeadlineMs` for one try). `failure` reads an outcome's failure, nil for a
-    /// success or a final answer; `onRetry` hears of each retry (metrics).
-    func run<Outcome: Sendable>(startedAtMs: Int64, attemptDeadlineMs: Int64, hasCollapseId: Bool,
-                                attempt: () async -> Outcome, failure: (Outcome) -> ProviderFailure?,
-                                onRetry: (Outcome) -> Void = { _ in }) async -> Outcome {
-        var outcome = await attempt()
+    /// Runs `attempt` under an in-flight permit until it ends in anything but a retryable
+    /// failure, the retries run out, or the next try could not finish before the request's
+    /// deadline (counted from `startedAtMs`, with `attemptDeadlineMs` for one try). Nil when a
+    /// try found the in-flight gate full: a local overload is not retried.
+    func run<Outcome: ProviderAttemptOutcome>(startedAtMs: Int64, attemptDeadlineMs: Int64, hasCollapseId: Bool,
+                                              attempt: () async -> Outcome) async -> Outcome? {
+        guard var outcome = await gate.withPermit(attempt) else { return nil }
         for retry in 0..<Self.maxRetries {
-            guard let failure = failure(outcome), Self.allows(failure, hasCollapseId: hasCollapseId) else { return outcome }
+            guard let failure = outcome.failure, Self.allows(failure.kind, hasCollapseId: hasCollapseId) else { return outcome }
             let backOff = Self.baseDelayMs << retry
             let delay = backOff + Int64.random(in: 0...backOff / 2)
             guard clock.nowMilliseconds + delay + attemptDeadlineMs <= startedAtMs + requestDeadlineMs else { return outcome }
-            onRetry(outcome)
+            metrics.retry(reason: failure.reason)
             try? await Task.sleep(for: .milliseconds(delay))
-            outcome = await attempt()
+            guard let next = await gate.withPermit(attempt) else { return nil }
+            outcome = next
         }
         return outcome
     }

@@ -38,7 +38,7 @@ public final class RelayServer: Sendable {
         let hapi: HapiPushService
         do {
             hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, channel: channel, clock: scheduler.clock, logger: logger),
-                                   gate: service.guards.gate, retry: service.retry, metrics: service.metrics, trustProxy: configuration.trustProxy,
+                                   retry: service.retry, metrics: service.metrics, trustProxy: configuration.trustProxy,
                                    clock: scheduler.clock, logger: logger.named("hapi-push"))
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
                                   router: Self.router(service, hapi, gateway: gateway), preBody: { request in

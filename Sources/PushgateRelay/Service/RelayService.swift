@@ -28,9 +28,9 @@ public final class RelayService: Sendable {
         self.channel = channel
         self.clock = clock
         self.logger = logger
-        retry = ProviderRetry(requestDeadlineMs: configuration.requestDeadlineMs)
         guards = RelayGuards(configuration: configuration, replay: replay ?? ReplaySet(
             ceiling: configuration.maxReplayKeys, logger: logger, nowMs: clock.nowMilliseconds))
+        retry = ProviderRetry(requestDeadlineMs: configuration.requestDeadlineMs, gate: guards.gate, metrics: metrics)
     }
 
     /// The route for a method and path, or `nil` (→ 404).
@@ -291,16 +291,10 @@ public final class RelayService: Sendable {
     private func deliverOne(_ notification: APNsNotification, environment: APNsEnvironment,
                             kind: BindingKind, serverId: String, startedAtMs: Int64) async -> ResultRow {
         let token = notification.deviceToken
-        let outcome = await retry.run(
-            startedAtMs: startedAtMs, attemptDeadlineMs: channel.attemptDeadlineMs, hasCollapseId: notification.collapseId != nil,
-            attempt: { await self.guards.gate.withPermit { await self.channel.deliver(notification, environment: environment) } },
-            failure: { outcome in
-                guard case .transient(_, let failure)? = outcome else { return nil }
-                return failure
-            },
-            onRetry: { outcome in
-                if case .transient(let reason, _)? = outcome { self.metrics.retry(reason: reason) }
-            })
+        let outcome = await retry.run(startedAtMs: startedAtMs, attemptDeadlineMs: channel.attemptDeadlineMs,
+                                      hasCollapseId: notification.collapseId != nil) {
+            await self.channel.deliver(notification, environment: environment)
+        }
         guard let outcome else {
             metrics.provider(result: "refused", reason: "in_flight_full")
             return .failed(token, .transient)

@@ -52,8 +52,12 @@ public struct CertificateDirectory: Sendable {
         case .failure(.unusable(let reason)): outcome = .replaced(reason: reason)
         }
         let fresh = try SelfSignedCertificate.generate(clock: clock)
-        try write(fresh.privateKeyPEM, to: keyPath, mode: 0o600)
-        try write(fresh.certificatePEM, to: certificatePath, mode: 0o644)
+        do {
+            try PrivateFile.replace(keyPath, contents: Array(fresh.privateKeyPEM.utf8), mode: 0o600)
+            try PrivateFile.replace(certificatePath, contents: Array(fresh.certificatePEM.utf8), mode: 0o644)
+        } catch {
+            throw FileError(path: error.path, reason: error.reason)
+        }
         return (fresh, outcome)
     }
 
@@ -109,32 +113,5 @@ public struct CertificateDirectory: Sendable {
     /// The text of `path`, or nil when it cannot be read.
     private static func contents(of path: String) -> String? {
         try? String(contentsOfFile: path, encoding: .utf8)
-    }
-
-    /// Writes `text` to a temporary file in the directory (created with `mode`), flushes it to
-    /// disk and renames it over `target`. The caller holds the lock, so the temporary name is its own.
-    private func write(_ text: String, to target: String, mode: mode_t) throws {
-        let temporary = target + ".tmp"
-        unlink(temporary)  // one left by a crash may have another mode
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw FileError(path: temporary, reason: String(cString: strerror(errno))) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        var failure: String?
-        while failure == nil, written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                written += count
-            } else if errno != EINTR {
-                failure = String(cString: strerror(errno))
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil, rename(temporary, target) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary)
-            throw FileError(path: target, reason: failure)
-        }
     }
 }
