@@ -43,6 +43,10 @@ public struct RelayConfiguration: Sendable {
     /// How long the handling of one request may take: a provider retry starts only when a whole
     /// provider deadline still fits before it (docs/relay.md "Retries").
     public var requestDeadlineMs: Int64 = 8_000
+    /// How long one database call of a PostgreSQL relay may take from being asked: a quarter of
+    /// ``requestDeadlineMs``, so the at most three calls of a signed request in turn end before
+    /// its deadline (docs/relay.md "Deadlines").
+    public var storeCallTimeout: Duration { .milliseconds(requestDeadlineMs / 4) }
     /// Open connections the HTTP server accepts in all (Pushgate extension).
     public var maxConnections = 4_096
     /// Open connections from one client IP (Pushgate extension; a proxy in front counts as one IP).

@@ -9,5 +9,4 @@ extension RelayError {
     static let notFound = RelayError(status: 404, code: "not_found")
     static let tooManyDevices = RelayError(status: 409, code: "too_many_devices")
     static let requestTooLarge = RelayError(status: 413, code: "request_too_large")
-    static let dependencyUnavailable = RelayError(status: 503, code: "dependency_unavailable")
 }

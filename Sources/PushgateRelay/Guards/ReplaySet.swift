@@ -15,6 +15,9 @@ public final class ReplaySet: Sendable {
         /// Keys of send-type requests between their lookup and their record: a copy arriving
         /// meanwhile is a replay, so it never reaches the per-`serverId` limit.
         var claimed: Set<ReplayDigest> = []
+        /// Keys of register-type requests whose work is under way, with the copies waiting for
+        /// its outcome.
+        var inWork: [ReplayDigest: [CheckedContinuation<RelayError?, Never>]] = [:]
         var journal: ReplayJournal?
         /// Whether the last journal write failed (logged once per run of failures).
         var journalFailing = false
@@ -72,11 +75,16 @@ public final class ReplaySet: Sendable {
     }
 
     /// Records `digest` for `client`: `.replay` when another request holds it already.
-    func record(_ digest: ReplayDigest, expiresAtMs: Int64, client: String, nowMs: Int64) async throws -> ReplayKeyTable.Outcome {
+    /// - Parameter holdingCopies: a fresh key stays in work until ``settle(_:failure:)``, and a
+    ///   copy arriving meanwhile waits for that outcome (``outcomeOfOriginal(_:)``); for
+    ///   register-type requests, whose copies answer as the original did.
+    func record(_ digest: ReplayDigest, expiresAtMs: Int64, client: String, nowMs: Int64,
+                holdingCopies: Bool = false) async throws -> ReplayKeyTable.Outcome {
         let outcome = state.withLock { state in
             state.claimed.remove(digest)
             let (outcome, evicted) = state.table.insert(digest, expiresAtMs: expiresAtMs, client: client, nowMs: nowMs)
             if outcome == .fresh {
+                if holdingCopies { state.inWork[digest] = [] }
                 journal(&state) { journal throws(ReplayJournal.Failure) in
                     if let evicted { try journal.appendForget(evicted) }
                     try journal.append(digest, expiresAtMs: expiresAtMs)
@@ -87,12 +95,38 @@ public final class ReplaySet: Sendable {
         if outcome == .refused { ceilingRefusals.add(1, ordering: .relaxed) }
         guard outcome == .fresh, let shared else { return outcome }
         do {
-            return try await shared.insert(digest, expiresAtMs: expiresAtMs) ? .fresh : .replay
+            guard try await shared.insert(digest, expiresAtMs: expiresAtMs) else {
+                // Another instance holds the key: this request is the copy, and so are those waiting on it.
+                settle(digest, failure: nil)
+                return .replay
+            }
+            return .fresh
         } catch {
             // The shared row may exist (written by another instance, or committed before the
             // failure): only this process's copy goes.
             forgetHere(digest)
+            settle(digest, failure: .storeFailure(error))
             throw error
+        }
+    }
+
+    /// Ends the work of a key recorded `holdingCopies`: its waiting copies answer `failure`, or
+    /// as a success when it is `nil`.
+    func settle(_ digest: ReplayDigest, failure: RelayError?) {
+        let waiting = state.withLock { $0.inWork.removeValue(forKey: digest) } ?? []
+        for copy in waiting { copy.resume(returning: failure) }
+    }
+
+    /// For a copy of a register-type request: waits until the original's work is done and
+    /// returns how it failed, or `nil` when it succeeded or is no longer in work here.
+    func outcomeOfOriginal(_ digest: ReplayDigest) async -> RelayError? {
+        await withCheckedContinuation { (copy: CheckedContinuation<RelayError?, Never>) in
+            let waiting = state.withLock { state -> Bool in
+                guard state.inWork[digest] != nil else { return false }
+                state.inWork[digest]?.append(copy)
+                return true
+            }
+            if !waiting { copy.resume(returning: nil) }
         }
     }
 

@@ -1,3 +1,5 @@
+import PushgateStore
+
 /// A refused relay request: the HTTP status and the `error` code of its body.
 ///
 /// - Important: codes and statuses are docs/relay.md's error table; the body never echoes input.
@@ -16,4 +18,11 @@ public struct RelayError: Error, Sendable, Equatable {
     public static let hostTokenLimit = RelayError(status: 429, code: "host_token_limit")
     public static let bindingLimit = RelayError(status: 429, code: "binding_limit")
     public static let internalError = RelayError(status: 500, code: "internal")
+    public static let dependencyUnavailable = RelayError(status: 503, code: "dependency_unavailable")
+
+    /// The answer to a store or replay-set call that failed: 503 when the database could not
+    /// answer (unreachable, or not within the store deadline), else 500.
+    static func storeFailure(_ error: any Error) -> RelayError {
+        (error as? PostgreSQLError)?.isUnavailable == true ? .dependencyUnavailable : .internalError
+    }
 }

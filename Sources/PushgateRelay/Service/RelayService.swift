@@ -107,27 +107,44 @@ public final class RelayService: Sendable {
         let now = clock.nowMilliseconds
         try request.proof.verify(message: request.signedMessage(route: route), nowMs: now, skewMs: configuration.timestampSkewMs)
         let replayKey = request.proof.replayKey(skewMs: configuration.timestampSkewMs)
-        switch try await recordReplay(replayKey, client: client, route: route) {
-        case .replay: return .ok  // a replayed register or unregister changes nothing
+        switch try await recordReplay(replayKey, client: client, route: route, holdingCopies: true) {
+        case .replay:
+            // A replay changes nothing. A copy of a request still at work answers only once the
+            // original has, and as it did (docs/relay.md "Replay set").
+            if let failure = await guards.replay.outcomeOfOriginal(replayKey.digest) { throw failure }
+            return .ok
         case .refused: throw .rateLimited
         case .fresh: break
         }
+        do {
+            try await applyRegister(request, route: route, digest: replayKey.digest, client: client, nowMs: now)
+        } catch {
+            guards.replay.settle(replayKey.digest, failure: error)
+            throw error
+        }
+        guards.replay.settle(replayKey.digest, failure: nil)
+        return .ok
+    }
+
+    /// The work of a register or unregister whose key was recorded fresh; when it is refused or
+    /// fails, the key is forgotten, so the same signed request may be retried.
+    private func applyRegister(_ request: RegisterRequest, route: RelayRoute, digest: ReplayDigest, client: String,
+                               nowMs: Int64) async throws(RelayError) {
+        let liveActivity = route == .registerLiveActivityToken || route == .unregisterLiveActivityToken
         let kind: BindingKind = liveActivity ? .liveActivity : .alert
         let serverId = request.proof.publicKey.serverId
         do {
             if route == .registerToken || route == .registerLiveActivityToken {
-                try await bind(request.token, kind: kind, serverId: serverId, client: client, nowMs: now)
+                try await bind(request.token, kind: kind, serverId: serverId, client: client, nowMs: nowMs)
             } else if try await store.unregister(token: request.token, kind: kind, serverId: serverId) == .boundToOthers {
                 throw RelayError.invalidSignature
             }
         } catch {
-            // The work did not happen, so the same signed request may be retried.
-            await guards.replay.forget(replayKey.digest)
+            await guards.replay.forget(digest)
             if let error = error as? RelayError { throw error }
             logger.error("binding store failed; check the database file and disk", ["route": route.name, "error": "\(error)"])
-            throw .internalError
+            throw .storeFailure(error)
         }
-        return .ok
     }
 
     /// Adds or refreshes a binding within the caps of docs/relay.md "Bindings"; a new token
@@ -212,7 +229,7 @@ public final class RelayService: Sendable {
             claimed = try await guards.replay.claim(key.digest, nowMs: now)
         } catch {
             logger.error("replay set failed; check the database", ["route": route.name, "error": "\(error)"])
-            throw .internalError
+            throw .storeFailure(error)
         }
         guard claimed else { throw .replay }
         guard guards.sendByServer.allow(proof.publicKey.serverId, nowMs: now) else {
@@ -227,15 +244,15 @@ public final class RelayService: Sendable {
     }
 
     /// Records a replay key. A replay set that cannot answer (the database is down) refuses the
-    /// request with 500 rather than let a possible replay through.
-    private func recordReplay(_ key: (digest: ReplayDigest, expiresAtMs: Int64), client: String,
-                              route: RelayRoute) async throws(RelayError) -> ReplayKeyTable.Outcome {
+    /// request with 503 (500 for any other failure) rather than let a possible replay through.
+    private func recordReplay(_ key: (digest: ReplayDigest, expiresAtMs: Int64), client: String, route: RelayRoute,
+                              holdingCopies: Bool = false) async throws(RelayError) -> ReplayKeyTable.Outcome {
         do {
-            return try await guards.replay.record(key.digest, expiresAtMs: key.expiresAtMs,
-                                                  client: ClientAddress.group(client), nowMs: clock.nowMilliseconds)
+            return try await guards.replay.record(key.digest, expiresAtMs: key.expiresAtMs, client: ClientAddress.group(client),
+                                                  nowMs: clock.nowMilliseconds, holdingCopies: holdingCopies)
         } catch {
             logger.error("replay set failed; check the database", ["route": route.name, "error": "\(error)"])
-            throw .internalError
+            throw .storeFailure(error)
         }
     }
 
@@ -263,7 +280,7 @@ public final class RelayService: Sendable {
             bound = try await store.boundTokens(distinct, kind: kind, serverId: serverId, nowMs: clock.nowMilliseconds)
         } catch {
             logger.error("binding store lookup failed; check the database file", ["error": "\(error)"])
-            throw .internalError
+            throw .storeFailure(error)
         }
         return await withTaskGroup(of: (Int, ResultRow).self) { group in
             for (index, token) in distinct.enumerated() {

@@ -33,9 +33,10 @@ struct RelayStorage: Sendable {
                 throw error
             }
         }
-        let bindings = try await PostgreSQLBindingStore.open(url: url, policy: configuration.bindings)
+        let timeout = configuration.storeCallTimeout
+        let bindings = try await PostgreSQLBindingStore.open(url: url, policy: configuration.bindings, callTimeout: timeout)
         do {
-            let shared = try await PostgreSQLReplaySet.open(url: url)
+            let shared = try await PostgreSQLReplaySet.open(url: url, callTimeout: timeout)
             let replay = ReplaySet(ceiling: ceiling, shared: shared, logger: logger, nowMs: clock.nowMilliseconds)
             return RelayStorage(bindings: bindings, replay: replay, sharedReplay: shared)
         } catch {

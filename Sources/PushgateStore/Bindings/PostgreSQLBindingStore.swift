@@ -13,26 +13,30 @@ extension GroupCommittedBindings where Connection == PostgreSQLConnection {
     public static var applicationName: String { "pushgate-bindings" }
 
     /// Connects to `url`, migrating the schema, with one writer and `readers` reader connections.
-    /// - Parameter policy: the caps every register enforces; `maxTokens` counts over every relay
-    ///   instance sharing the database.
+    /// - Parameters:
+    ///   - policy: the caps every register enforces; `maxTokens` counts over every relay
+    ///     instance sharing the database.
+    ///   - callTimeout: how long each call may take from being asked, its wait for the connection
+    ///     included; past it the call fails and its connection is dropped (``ConnectionWorker``).
     /// - Throws: ``PostgreSQLError`` (the password never appears in it), ``MigrationError``
     ///   (a database from a newer build).
     public static func open(url: PostgreSQLURL, policy: BindingPolicy = BindingPolicy(),
-                            readers readerCount: Int = 2) async throws -> PostgreSQLBindingStore {
+                            readers readerCount: Int = 2, callTimeout: Duration? = nil) async throws -> PostgreSQLBindingStore {
         precondition(readerCount > 0, "at least one reader connection")
-        let writer = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.writer")
+        let writer = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.writer", callTimeout: callTimeout)
         try await writer.open {
             try PostgreSQLSchema.migrate(url: url, applicationName: applicationName)
             return try PostgreSQLConnection(url: url, session: .init(
-                writeLockKey: PostgreSQLSchema.bindingsLockKey, setup: [durableCommits], applicationName: applicationName))
+                writeLockKey: PostgreSQLSchema.bindingsLockKey, setup: [durableCommits], applicationName: applicationName,
+                callTimeout: callTimeout))
         }
         var readers: [ConnectionWorker<PostgreSQLConnection>] = []
         for index in 0 ..< readerCount {
-            let reader = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.reader\(index)")
+            let reader = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.reader\(index)", callTimeout: callTimeout)
             do {
                 try await reader.open {
                     try PostgreSQLConnection(url: url, session: .init(writeLockKey: PostgreSQLSchema.bindingsLockKey,
-                                                                      applicationName: applicationName))
+                                                                      applicationName: applicationName, callTimeout: callTimeout))
                 }
             } catch {
                 await writer.close()

@@ -13,6 +13,8 @@ final class GroupCommitQueue<Connection: StoreConnection>: Sendable {
         let apply: @Sendable (Connection) throws -> @Sendable () -> Void
         /// Resumes its caller with an error.
         let fail: @Sendable (any Error) -> Void
+        /// When its caller must have an answer (the worker's call timeout from submission), if ever.
+        let deadline: ContinuousClock.Instant?
     }
 
     private struct State {
@@ -64,7 +66,8 @@ final class GroupCommitQueue<Connection: StoreConnection>: Sendable {
                     let outcome = try write(connection)
                     return { continuation.resume(returning: outcome) }
                 },
-                fail: { continuation.resume(throwing: $0) }))
+                fail: { continuation.resume(throwing: $0) },
+                deadline: worker.callDeadline()))
         }
     }
 
@@ -130,7 +133,10 @@ final class GroupCommitQueue<Connection: StoreConnection>: Sendable {
 
     private func commit(_ batch: [PendingWrite], on connection: Connection) {
         do {
-            let resumes = try connection.writeTransaction { try batch.map { try $0.apply(connection) } }
+            let transaction = { try connection.writeTransaction { try batch.map { try $0.apply(connection) } } }
+            // The earliest caller's deadline bounds the group; alone, the others get their own below.
+            let deadline = batch.compactMap(\.deadline).min()
+            let resumes = try deadline.map { try connection.withDeadline($0, transaction) } ?? transaction()
             commits.add(1, ordering: .relaxed)
             resumes.forEach { $0() }
         } catch {

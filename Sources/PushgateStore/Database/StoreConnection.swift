@@ -37,4 +37,12 @@ public protocol StoreConnection: AnyObject, SendableMetatype {
 
     /// Records the schema version; inside a transaction it commits or rolls back with it.
     func setSchemaVersion(_ version: Int32) throws
+
+    /// Runs `body` with every wait for the database server bounded by `deadline`.
+    func withDeadline<R>(_ deadline: ContinuousClock.Instant, _ body: () throws -> R) throws -> R
+}
+
+extension StoreConnection {
+    /// A database file has no server to wait for: SQLite's busy timeout bounds its waits.
+    public func withDeadline<R>(_ deadline: ContinuousClock.Instant, _ body: () throws -> R) throws -> R { try body() }
 }

@@ -18,13 +18,14 @@ public final class PostgreSQLReplaySet: ReplayKeyStore {
     private init(worker: ConnectionWorker<PostgreSQLConnection>) { self.worker = worker }
 
     /// Connects to `url`, migrating the schema.
+    /// - Parameter callTimeout: how long each call may take from being asked (``ConnectionWorker``).
     /// - Throws: ``PostgreSQLError`` (the password never appears in it), ``MigrationError``.
-    public static func open(url: PostgreSQLURL) async throws -> PostgreSQLReplaySet {
-        let worker = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.replay")
+    public static func open(url: PostgreSQLURL, callTimeout: Duration? = nil) async throws -> PostgreSQLReplaySet {
+        let worker = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.store.pg.replay", callTimeout: callTimeout)
         try await worker.open {
             try PostgreSQLSchema.migrate(url: url, applicationName: applicationName)
             return try PostgreSQLConnection(url: url, session: .init(
-                writeLockKey: nil, setup: ["SET synchronous_commit = off"], applicationName: applicationName))
+                writeLockKey: nil, setup: ["SET synchronous_commit = off"], applicationName: applicationName, callTimeout: callTimeout))
         }
         return PostgreSQLReplaySet(worker: worker)
     }

@@ -15,8 +15,10 @@ struct ChildProcess {
     /// The read end of the output pipe (``Output/pipe``), else -1. The owner closes it.
     let outputFD: Int32
 
-    /// Starts `arguments[0]` (an absolute path) with working directory `directory`.
-    init(_ arguments: [String], environment: [String: String], directory: String, output: Output) throws {
+    /// Starts `arguments[0]` (an absolute path) with working directory `directory`; in a process
+    /// group of its own when `newProcessGroup`, so the group can be signalled without the parent.
+    init(_ arguments: [String], environment: [String: String], directory: String, output: Output,
+         newProcessGroup: Bool = false) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -36,8 +38,15 @@ struct ChildProcess {
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if newProcessGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
         var child: pid_t = 0
-        let result = posix_spawn(&child, command[0], &actions, nil, argv, envp)
+        let result = posix_spawn(&child, command[0], &actions, &attributes, argv, envp)
         if pipeFDs[1] >= 0 { close(pipeFDs[1]) }
         guard result == 0 else {
             if pipeFDs[0] >= 0 { close(pipeFDs[0]) }

@@ -37,7 +37,14 @@ public final class PostgreSQLTestServer: Sendable {
     public static func shared() async throws -> PostgreSQLTestServer? {
         let task = startup.withLock { task in
             if let task { return task }
-            let started = Task { try await onOwnThread { try start() } }
+            let started = Task {
+                try await onOwnThread {
+                    let server = try start()
+                    running.withLock { $0 = server }
+                    atexit { PostgreSQLTestServer.stopAtExit() }
+                    return server
+                }
+            }
             task = started
             return started
         }
@@ -91,16 +98,35 @@ public final class PostgreSQLTestServer: Sendable {
         ]
         let owner = ServerOwner(command: command, environment: environment, directory: directory)
         try owner.waitUntilReady()
-        let server = PostgreSQLTestServer(port: port, directory: directory, installation: installation, owner: owner)
-        running.withLock { $0 = server }
-        atexit { PostgreSQLTestServer.stopAtExit() }
-        return server
+        return PostgreSQLTestServer(port: port, directory: directory, installation: installation, owner: owner)
     }
 
     private static func stopAtExit() {
-        guard let server = running.withLock({ $0 }) else { return }
-        server.owner.stop()
-        try? FileManager.default.removeItem(atPath: server.directory)
+        running.withLock { $0 }?.stopNow()
+    }
+
+    /// A server of the caller's own, for a test that stalls or stops it without disturbing the
+    /// others; `nil` when the binaries are not installed. The caller ends it with ``stop()``.
+    public static func startPrivate() async throws -> PostgreSQLTestServer? {
+        try await onOwnThread { try start() }
+    }
+
+    /// Stops every process of the server with `SIGSTOP` (the postmaster's process group, then
+    /// each backend's, which PostgreSQL makes a group of its own): its sockets stay open and
+    /// accept connections, but nothing answers, as with a hung database host.
+    public func stall() { owner.signalEveryProcess(SIGSTOP) }
+
+    /// Continues a stalled server (`SIGCONT` to every process).
+    public func resume() { owner.signalEveryProcess(SIGCONT) }
+
+    /// Stops a server from ``startPrivate()`` (continuing it first) and removes its directory.
+    public func stop() async {
+        _ = try? await onOwnThread { [self] in stopNow() }
+    }
+
+    private func stopNow() {
+        owner.stop()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     private static func freePort() throws -> Int {

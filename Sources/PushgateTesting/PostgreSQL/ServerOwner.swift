@@ -3,7 +3,8 @@ import Synchronization
 
 /// The thread that starts `postgres`, reads its log and reaps it. It lives as long as the
 /// server: the parent-death signal is tied to the thread that spawned the child, so the
-/// server is told to stop when this thread, and with it the test process, goes away.
+/// server is told to stop when this thread, and with it the test process, goes away. The
+/// server runs in a process group of its own, whose id is its pid.
 final class ServerOwner: Sendable {
     private struct State {
         var pid: pid_t?
@@ -32,10 +33,33 @@ final class ServerOwner: Sendable {
         }
     }
 
+    /// Sends `signal` to every process of the server: the postmaster's process group first (a
+    /// stopped postmaster starts no new child), then each child's, since PostgreSQL makes every
+    /// child the leader of a process group of its own.
+    func signalEveryProcess(_ signal: Int32) {
+        guard let pid = state.withLock({ $0.pid }) else { return }
+        kill(-pid, signal)
+        for child in Self.children(of: pid) { kill(-child, signal) }
+    }
+
+    /// The processes whose parent is `parent`, from `/proc/<pid>/stat`.
+    private static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let nameEnd = stat.lastIndex(of: ")") else { return nil }
+            // After the name in parentheses: the state, then the parent's pid.
+            let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+        }
+    }
+
     /// Stops the server at once and waits (up to 15 s) until it has exited. Immediate shutdown
-    /// (SIGQUIT) skips the final checkpoint: the cluster is thrown away.
+    /// (SIGQUIT) skips the final checkpoint: the cluster is thrown away. A stalled server is
+    /// continued first, or it could not act on the signal.
     func stop() {
         guard let pid = state.withLock({ $0.pid }) else { return }
+        signalEveryProcess(SIGCONT)
         kill(pid, SIGQUIT)
         _ = exited.wait(timeout: .now() + 15)
     }
@@ -46,7 +70,7 @@ final class ServerOwner: Sendable {
     private func run(_ command: [String], environment: [String: String], directory: String) {
         let process: ChildProcess
         do {
-            process = try ChildProcess(command, environment: environment, directory: directory, output: .pipe)
+            process = try ChildProcess(command, environment: environment, directory: directory, output: .pipe, newProcessGroup: true)
         } catch {
             state.withLock { $0.failure = "\(error)" }
             ready.signal()
