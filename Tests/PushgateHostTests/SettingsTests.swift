@@ -81,3 +81,18 @@ import Testing
         #expect(throws: HostSettingsError.self) { try HostSettings.load(environment: home.environment(["PUSHGATE_LOG_LEVEL": "loud"])) }
     }
 }
+
+/// docs/security.md: a relay reached over plain http on another machine exposes what the host sends.
+@Suite struct RelayURLWarningTests {
+    @Test func aPlainHTTPRelayURLBeyondThisMachineIsWarnedAboutAtStart() throws {
+        let cases = [("http://192.0.2.7:8788", true), ("http://relay.example", true), ("http://127.0.0.1:8788", false),
+                     ("http://127.1.2.3", false), ("http://localhost:8788", false), ("http://[::1]:8788", false),
+                     ("https://relay.example", false)]
+        for (url, warned) in cases {
+            let home = TemporaryHome()
+            let settings = try HostSettings.load(environment: home.environment(["PUSHGATE_PUSH_RELAY_URL": url]))
+            #expect(settings.diagnostics.contains { $0.contains("plain http") } == warned, "\(url)")
+            #expect(settings.relayURL == url, "still used")
+        }
+    }
+}

@@ -6,6 +6,19 @@ import Testing
 
 /// host.md §8 and the persisted badge of §4 (§9 line 10, restart part).
 @Suite struct StoreTests {
+    @Test func hostSQLiteAndItsLogsAreOwnerOnlyWhateverTheUmask() async throws {
+        let home = TemporaryHome()
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        let path = home.path + "/host.sqlite"
+        // The widest umask: the files get exactly the mode the code asks for.
+        let previous = umask(0)
+        defer { umask(previous) }
+        let store = try HostStore(path: path, clock: ManualClock())
+        try await store.upsertAlertToken(AlertToken(token: "ab", locale: "fr", environment: "sandbox"))
+        for file in [path, path + "-wal", path + "-shm"] { #expect(try home.mode(of: file) == 0o600, "\(file)") }
+        withExtendedLifetime(store) {}
+    }
+
     @Test func tokensBadgeAndRegistrationsSurviveReopen() async throws {
         let home = TemporaryHome()
         try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)

@@ -97,6 +97,10 @@ public struct HostSettings: Sendable {
             diagnostics.append("pushRelayUrl (PUSHGATE_PUSH_RELAY_URL) is not an absolute http or https URL; the relay transports are off")
             relayURL = nil
         }
+        if let url = relayURL, isPlainHTTPBeyondLoopback(url) {
+            diagnostics.append("pushRelayUrl (PUSHGATE_PUSH_RELAY_URL) is plain http to another machine: device tokens and "
+                               + "titles cross the network unencrypted; use https")
+        }
         var level = Logger.Level.info
         if let text = value(.logLevel) {
             guard let parsed = Logger.Level(name: text) else { throw HostSettingsError("PUSHGATE_LOG_LEVEL must be debug, info, warning or error") }
@@ -146,6 +150,15 @@ public struct HostSettings: Sendable {
     static func isHTTPURL(_ text: String) -> Bool {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else { return false }
         return scheme == "http" || scheme == "https"
+    }
+
+    /// Whether `text` is an `http` URL whose host is not this machine (`localhost`, 127.0.0.0/8, `::1`).
+    static func isPlainHTTPBeyondLoopback(_ text: String) -> Bool {
+        guard let url = URL(string: text), url.scheme?.lowercased() == "http", let host = url.host?.lowercased() else { return false }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var address = in_addr()
+        let isLoopbackIPv4 = inet_pton(AF_INET, bare, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
+        return !(bare == "localhost" || bare == "::1" || isLoopbackIPv4)
     }
 
     /// `host:port` with an IPv4/IPv6 literal (`[::1]:8789` for IPv6).

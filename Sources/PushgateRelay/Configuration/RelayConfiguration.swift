@@ -95,6 +95,11 @@ public struct RelayConfiguration: Sendable {
         if let unknown = source.unknownFlags(known: Self.settingNames.union(HapiPushSettings.settingNames)).first {
             throw ConfigurationError(setting: "--\(unknown)", problem: "is not a relay setting (see docs/relay.md)")
         }
+        // A command line is visible to every local user (`ps`); the environment is not.
+        if source.isFromFlag("APNS_P8") {
+            throw ConfigurationError(setting: "--apns-p8", problem: "would show the key to every local user in `ps`; "
+                                     + "set \(SettingsSource.prefix)APNS_P8 or pass the file with --apns-p8-path")
+        }
         host = source.value("HOST") ?? host
         port = try source.integer("PORT", default: port, in: 0...65_535)
         trustProxy = try source.bool("TRUST_PROXY")
@@ -104,6 +109,10 @@ public struct RelayConfiguration: Sendable {
                 databaseURL = try PostgreSQLURL(url)
             } catch {
                 throw ConfigurationError(setting: SettingsSource.displayName("DATABASE_URL"), problem: "is not usable: \(error.message)")
+            }
+            if databaseURL?.hasPassword == true, source.isFromFlag("DATABASE_URL") {
+                throw ConfigurationError(setting: "--database-url", problem: "holds a password, which `ps` would show; "
+                                         + "set \(SettingsSource.prefix)DATABASE_URL instead")
             }
         }
         timestampSkewMs = Int64(try source.integer("TIMESTAMP_SKEW_MS", default: Int(timestampSkewMs), in: 1_000...86_400_000))

@@ -48,6 +48,12 @@ struct SettingsSource: Sendable {
         return nil
     }
 
+    /// Whether the setting's value comes from its command-line flag, which any local user can
+    /// read in `ps`, rather than from the environment.
+    func isFromFlag(_ name: String) -> Bool {
+        flags[Self.flagName(name)].map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false
+    }
+
     /// Whether a boolean setting is on: a bare `--switch`, or a true-ish flag/environment value.
     func bool(_ name: String, default defaultValue: Bool = false) throws(ConfigurationError) -> Bool {
         if switches.contains(Self.flagName(name)) { return true }

@@ -46,6 +46,9 @@ public struct PostgreSQLURL: Sendable, CustomStringConvertible, CustomDebugStrin
         password = values["password"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Whether the URL holds a password (in the user-info part or a `password=` parameter).
+    public var hasPassword: Bool { password != nil }
+
     /// The URL with the password (in the user-info part or a `password=` parameter) replaced by `***`.
     public var redacted: String { Self.redact(text) }
 
