@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PushgateCore
 
 /// One SQLite connection, configured for a service database: write-ahead log, `synchronous=FULL`
 /// (or `NORMAL`, see ``Durability``), a busy timeout, foreign keys on, and a cache of prepared
@@ -37,12 +38,15 @@ public final class SQLiteConnection {
     private let durability: Durability
     private var statements: [String: SQLiteStatement] = [:]
 
-    /// Opens (and for `.readWrite`, creates) the database at `path`. A new file gets mode 0600,
-    /// whatever the umask, and so do its `-wal` and `-shm` files: SQLite gives them the
+    /// Opens (and for `.readWrite`, creates) the database at `path`. A new file gets mode 0600
+    /// (a umask only takes bits away), and so do its `-wal` and `-shm` files: SQLite gives them the
     /// database file's mode.
     public init(path: String, access: Access = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000,
                 durability: Durability = .full) throws {
-        if access == .readWrite, path != Self.memoryPath { try Self.createOwnerOnly(path) }
+        if access == .readWrite, path != Self.memoryPath, !FileManager.default.fileExists(atPath: path) {
+            // SQLite would create it 0644 less the umask: device tokens readable by every local user.
+            try PrivateFile.create(path, contents: [])
+        }
         let accessFlags = access == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
         let flags = accessFlags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var db: OpaquePointer?
@@ -56,23 +60,6 @@ public final class SQLiteConnection {
         self.handle = db
         self.durability = durability
         try configure(access: access, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-    }
-
-    /// Creates an empty file at `path` with mode 0600 unless one exists; SQLite would create it
-    /// 0644 less the umask, readable by every local user.
-    private static func createOwnerOnly(_ path: String) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            guard errno == EEXIST else {
-                throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create \(path): \(String(cString: strerror(errno)))", operation: "open")
-            }
-            return
-        }
-        defer { close(descriptor) }
-        // The umask may have taken bits away; the owner must still read and write.
-        guard fchmod(descriptor, 0o600) == 0 else {
-            throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot chmod \(path): \(String(cString: strerror(errno)))", operation: "open")
-        }
     }
 
     deinit {
