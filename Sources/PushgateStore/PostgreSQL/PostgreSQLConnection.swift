@@ -231,10 +231,6 @@ public final class PostgreSQLConnection {
         guard let handle else { throw PostgreSQLError(operation: operation, message: "no connection", sql: sql, isConnectionFailure: true) }
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw dropped(operation: operation, message: "no socket", sql: sql) }
-        guard let deadline else {
-            // No deadline: wait as long as the server takes.
-            return try SocketWait.wait(for: events, on: socket, until: .now + .seconds(86_400 * 365))
-        }
         do {
             return try SocketWait.wait(for: events, on: socket, until: deadline)
         } catch is SocketWait.DeadlinePassed {

@@ -14,15 +14,18 @@ enum SocketWait {
     struct DeadlinePassed: Error {}
 
     /// Returns what `socket` is ready for among `events` (an error or hang-up counts as
-    /// readable: the next libpq call reports it).
+    /// readable: the next libpq call reports it); without a deadline, waits as long as it takes.
     /// - Throws: ``DeadlinePassed``; `POSIXError` when `poll` itself fails.
-    static func wait(for events: Readiness, on socket: Int32, until deadline: ContinuousClock.Instant) throws -> Readiness {
+    static func wait(for events: Readiness, on socket: Int32, until deadline: ContinuousClock.Instant?) throws -> Readiness {
         while true {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { throw DeadlinePassed() }
-            let (seconds, attoseconds) = remaining.components
-            // Rounded up, so a wait never ends a little before the deadline only to poll again for 0 ms.
-            let milliseconds = Int32(clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else { throw DeadlinePassed() }
+                let (seconds, attoseconds) = remaining.components
+                // Rounded up, so a wait never ends a little before the deadline only to poll again for 0 ms.
+                milliseconds = Int32(clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+            }
             var descriptor = pollfd(fd: socket, events: events.rawValue, revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)
             if ready > 0 {
