@@ -56,10 +56,10 @@ public final class HostService: Sendable {
             guard let direct = settings.directAPNs else { throw HostSettingsError("apns mode without APNs settings") }
             let client = try APNsClient(configuration: direct.configuration, clock: scheduler.clock, logger: logger)
             apnsClient = client
-            transport = DirectAPNsTransport(client: client, bundleId: direct.bundleId, ttlSeconds: settings.pushTTLSeconds,
+            transport = DirectAPNsTransport(client: client, bundleId: direct.bundleId, ttlSeconds: settings.apnsTTLSeconds,
                                             clock: scheduler.clock)
             liveActivityTransport = DirectLiveActivityTransport(client: client, bundleId: direct.bundleId,
-                                                                ttlSeconds: settings.pushTTLSeconds, clock: scheduler.clock)
+                                                                ttlSeconds: settings.apnsTTLSeconds, clock: scheduler.clock)
         case .off:
             transport = nil
         }
