@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "PushgateHostTests",
                     dependencies: ["PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
         .testTarget(name: "pushgateTests",
-                    dependencies: ["pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateCore"]),
+                    dependencies: ["pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
