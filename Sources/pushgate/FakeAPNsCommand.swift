@@ -5,12 +5,14 @@ import PushgateTesting
 enum FakeAPNsCommand {
     static let usage = """
         pushgate fake-apns [--port N] [--p8 FILE --key-id K --team-id T] [--script FILE] [--record FILE]
-                           [--cert-out FILE] [--max-streams N]
-            serve a fake APNs until SIGTERM/SIGINT; prints "listening 127.0.0.1:<port>" once ready
+                           [--cert-out FILE] [--tls-dir DIR] [--max-streams N] [--goaway-after-streams N]
+                           [--drop-after-streams N] [--reset-stream-every N]
+            serve a fake APNs until SIGTERM/SIGINT (SIGUSR1 drops its connections); prints
+            "listening 127.0.0.1:<port>" once ready
         """
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        try FakeProviderCommand<FakeAPNs>.run(&arguments, credentialFlags: credentials, parseScripts: FakeAPNsScriptFile.parse)
+        try FakeProviderCommand<FakeAPNs>.run(&arguments, name: "fake-apns", credentialFlags: credentials, parseScripts: FakeAPNsScriptFile.parse)
     }
 
     /// Takes `--p8`, `--key-id` and `--team-id` (all three or none); returns what loads the key.

@@ -6,12 +6,14 @@ import PushgateTesting
 enum FakeFCMCommand {
     static let usage = """
         pushgate fake-fcm [--port N] [--service-account FILE] [--script FILE] [--record FILE] [--cert-out FILE]
-                          [--max-streams N]
-            serve a fake FCM until SIGTERM/SIGINT; prints "listening 127.0.0.1:<port>" once ready
+                          [--tls-dir DIR] [--max-streams N] [--goaway-after-streams N] [--drop-after-streams N]
+                          [--reset-stream-every N]
+            serve a fake FCM until SIGTERM/SIGINT (SIGUSR1 drops its connections); prints
+            "listening 127.0.0.1:<port>" once ready
         """
 
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
-        try FakeProviderCommand<FakeFCM>.run(&arguments, credentialFlags: credentials, parseScripts: FakeFCMScriptFile.parse)
+        try FakeProviderCommand<FakeFCM>.run(&arguments, name: "fake-fcm", credentialFlags: credentials, parseScripts: FakeFCMScriptFile.parse)
     }
 
     /// Takes `--service-account`; returns what loads the account's public half.

@@ -2,9 +2,17 @@ import Dispatch
 import Foundation
 
 /// Runs a server command in the foreground: signals are routed before it starts, the
-/// `listening 127.0.0.1:<port>` line goes out once it accepts connections, and SIGTERM or
-/// SIGINT stops it (exit 0).
+/// `listening 127.0.0.1:<port>` line goes out once it accepts connections, SIGUSR1 drops its
+/// connections, and SIGTERM or SIGINT stops it (exit 0).
 enum ForegroundServer {
+    /// A started server, as the foreground loop drives it.
+    struct Handle {
+        let port: UInt16
+        let stop: () -> Void
+        /// Closes every open connection and keeps listening.
+        let dropConnections: () -> Void
+    }
+
     /// The `--port` (default 0) and `--max-streams` (1…100000, default 1000) options of a fake server.
     static func listenOptions(_ arguments: inout ArgumentList) throws -> (port: UInt16, maxStreams: Int) {
         var port: UInt16 = 0
@@ -20,23 +28,16 @@ enum ForegroundServer {
         return (port, maxStreams)
     }
 
-    /// `start` starts the server and returns its port and how to stop it.
-    static func run(_ start: () throws -> (port: UInt16, stop: () -> Void)) throws -> Int32 {
-        // Signals are routed to a dispatch source before the server starts, so none is lost.
-        let stopRequested = DispatchSemaphore(value: 0)
-        let sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stopRequested.signal() }
-            source.resume()
-            return source
-        }
+    /// `start` starts the server and returns its handle.
+    static func run(_ start: () throws -> Handle) throws -> Int32 {
+        // Routed before the server starts, so no signal is lost or acts by default meanwhile.
+        let signals = SignalInbox(catching: [SIGTERM, SIGINT, SIGUSR1])
+        defer { signals.cancel() }
         let server = try start()
         // Unbuffered, so a script waiting for this line sees it at once.
         FileHandle.standardOutput.write(Data("listening 127.0.0.1:\(server.port)\n".utf8))
-        stopRequested.wait()
+        while signals.next() == SIGUSR1 { server.dropConnections() }
         server.stop()
-        sources.forEach { $0.cancel() }
         return 0
     }
 }

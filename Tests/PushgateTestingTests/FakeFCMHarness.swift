@@ -14,7 +14,8 @@ final class FakeFCMHarness: Sendable {
     let clock: ManualClock
     let account: ServiceAccount
     let vectorJWT: String
-    private let caFile: URL
+    /// The fake's certificate, for clients besides ``pool``.
+    let caFile: URL
 
     init(_ configure: (inout FakeFCM.Configuration) -> Void = { _ in }) throws {
         let vector = try TestFixtures.object("vectors/rs256-oauth.json")

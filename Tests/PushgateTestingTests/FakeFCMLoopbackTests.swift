@@ -128,20 +128,4 @@ import Testing
         #expect(try await harness.exchange(harness.vectorJWT).status == 200)
         #expect(harness.fake.counters.sendsByStatus[404] == 2)
     }
-
-    @Test func scriptFileNamesPresetsOrSpellsTheErrorOut() throws {
-        let scripts = try FakeFCMScriptFile.parse(Array(#"""
-            {"a":"unregistered","b":{"preset":"quota-exceeded","delayMs":20},"c":{"status":200,"delayMs":5},
-             "d":{"status":400,"errorStatus":"INVALID_ARGUMENT","errorCode":"INVALID_ARGUMENT","fields":["message.token"]}}
-            """#.utf8))
-        #expect(scripts["a"] == FakeFCMScript(.unregistered))
-        #expect(scripts["b"] == FakeFCMScript(.quotaExceeded, delayMilliseconds: 20))
-        #expect(scripts["c"] == FakeFCMScript(nil, delayMilliseconds: 5))
-        #expect(scripts["d"]?.error?.fieldViolations == ["message.token"])
-        for bad in [#"{"a":"gone"}"#, #"{"a":{"status":503}}"#, #"{"a":{"status":200,"errorStatus":"X"}}"#,
-                    #"{"a":{"preset":"internal","status":500}}"#, #"{"a":{"status":404,"errorStatus":"NOT_FOUND","reason":"x"}}"#,
-                    #"{"":"internal"}"#, "[]"] {
-            #expect(throws: FakeScriptFile.FormatError.self, "\(bad)") { try FakeFCMScriptFile.parse(Array(bad.utf8)) }
-        }
-    }
 }

@@ -13,7 +13,8 @@ final class LoopbackHarness: Sendable {
     let clock: ManualClock
     let key: P256PrivateKey
     let vector: TestFixtures.ProviderToken
-    private let caFile: URL
+    /// The fake's certificate, for clients besides ``pool``.
+    let caFile: URL
     private let taken: AsyncStream<Void>
 
     init(_ configure: (inout FakeAPNs.Configuration) -> Void = { _ in }) throws {

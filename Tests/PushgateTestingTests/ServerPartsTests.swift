@@ -32,10 +32,21 @@ import Testing
     }
 
     @Test func errorBodiesAreAppleShaped() throws {
-        let gone = FakeAPNsResponse(status: 410, reason: .unregistered, apnsId: "id", timestampMilliseconds: 1_764_669_600_000)
+        let gone = FakeAPNsResponse(status: 410, reason: .unregistered, apnsId: "id", timestampMilliseconds: 1_764_669_600_000,
+                                    retryAfterSeconds: nil)
         #expect(String(decoding: gone.body, as: UTF8.self) == #"{"reason":"Unregistered","timestamp":1764669600000}"#)
-        let bad = FakeAPNsResponse(status: 400, reason: .badDeviceToken, apnsId: "id", timestampMilliseconds: 0)
+        let bad = FakeAPNsResponse(status: 400, reason: .badDeviceToken, apnsId: "id", timestampMilliseconds: 0, retryAfterSeconds: nil)
         #expect(String(decoding: bad.body, as: UTF8.self) == #"{"reason":"BadDeviceToken"}"#)
-        #expect(FakeAPNsResponse(status: 200, reason: nil, apnsId: "id", timestampMilliseconds: 0).body.isEmpty)
+        #expect(FakeAPNsResponse(status: 200, reason: nil, apnsId: "id", timestampMilliseconds: 0, retryAfterSeconds: nil).body.isEmpty)
+    }
+
+    @Test func aScriptedRetryAfterBecomesAHeader() {
+        let busy = FakeAPNsResponse(status: 429, reason: .tooManyRequests, apnsId: "id", timestampMilliseconds: 0, retryAfterSeconds: 30)
+        #expect(busy.headers.map { "\($0.name): \($0.value)" } == ["apns-id: id", "content-type: application/json", "retry-after: 30"])
+    }
+
+    @Test func aSequenceTakesOneStepPerRequestAndRepeatsTheLast() {
+        var sequence = ScriptSequence([503, 503, 200])
+        #expect((0..<5).map { _ in sequence.next() } == [503, 503, 200, 200, 200])
     }
 }

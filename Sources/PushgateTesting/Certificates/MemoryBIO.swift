@@ -1,12 +1,21 @@
 import COpenSSL
 
-/// Owns one OpenSSL memory `BIO`, used to collect PEM output.
+/// Owns one OpenSSL memory `BIO`, used to collect PEM output or to feed PEM input.
 final class MemoryBIO {
     private let pointer: OpaquePointer
 
     init() throws {
         guard let bio = BIO_new(BIO_s_mem()) else { throw CertificateError(operation: "BIO_new(BIO_s_mem)") }
         pointer = bio
+    }
+
+    /// A BIO holding `text`, to read from.
+    convenience init(contents text: String) throws {
+        try self.init()
+        let bytes = Array(text.utf8)
+        guard bytes.count < Int32.max, bytes.withUnsafeBytes({ BIO_write(pointer, $0.baseAddress, Int32($0.count)) }) == Int32(bytes.count) else {
+            throw CertificateError(operation: "BIO_write")
+        }
     }
 
     deinit { BIO_free(pointer) }

@@ -1,12 +1,22 @@
 import COpenSSL
 import PushgateCore
 
-/// Owns one OpenSSL `X509` certificate under construction.
+/// Owns one OpenSSL `X509` certificate: one under construction, or one read back from PEM.
 final class X509Handle {
     private let pointer: OpaquePointer
 
+    /// An empty certificate to build.
     init() throws {
         guard let certificate = X509_new() else { throw CertificateError(operation: "X509_new") }
+        pointer = certificate
+    }
+
+    /// The first certificate in `pem`.
+    init(pem: String) throws {
+        let bio = try MemoryBIO(contents: pem)
+        guard let certificate = bio.withPointer({ PEM_read_bio_X509($0, nil, nil, nil) }) else {
+            throw CertificateError(operation: "PEM_read_bio_X509")
+        }
         pointer = certificate
     }
 
@@ -59,6 +69,18 @@ final class X509Handle {
     /// Signs the certificate with `key` over SHA-256.
     func sign(with key: P256PrivateKey) throws {
         guard key.withEVPKey({ X509_sign(pointer, $0, EVP_sha256()) }) > 0 else { throw CertificateError(operation: "X509_sign") }
+    }
+
+    /// Whether notAfter is at or before `seconds` since the epoch (or cannot be compared).
+    func expires(before seconds: Int64) -> Bool {
+        var limit = time_t(seconds)
+        return X509_cmp_time(X509_get0_notAfter(pointer), &limit) <= 0
+    }
+
+    /// Whether the certificate's public key is the public half of `key`.
+    func isCertifying(_ key: P256PrivateKey) -> Bool {
+        defer { ERR_clear_error() }  // a mismatch leaves its reason on the queue
+        return key.withEVPKey { X509_check_private_key(pointer, $0) } == 1
     }
 
     /// The certificate as PEM.

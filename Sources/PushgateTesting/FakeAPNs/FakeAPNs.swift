@@ -6,7 +6,8 @@ import PushgateCore
 /// Trust ``certificatePEM`` as the client's extra CA file and send to ``origin``.
 ///
 /// - Important: relay-protocol.md §7 — the behaviours a client must handle are all scriptable:
-///   dead-token answers, delays, SETTINGS_MAX_CONCURRENT_STREAMS, GOAWAY, dropped connections.
+///   dead-token answers, answer sequences, delays, `retry-after`, SETTINGS_MAX_CONCURRENT_STREAMS,
+///   GOAWAY, dropped connections, reset streams.
 public final class FakeAPNs: FakeProvider {
     /// Start-up settings.
     public struct Configuration: FakeProviderConfiguration {
@@ -22,7 +23,7 @@ public final class FakeAPNs: FakeProvider {
         public var clock: any WallClock = SystemClock()
         /// `.full` keeps every ``RecordedRequest``; `.countersOnly` only ``FakeAPNsCounters``.
         public var recording: FakeProviderRecording = .full
-        /// Called on the I/O thread after each request is decided (the CLI's `--record` uses it).
+        /// Called on the I/O thread after each request is decided or reset (the CLI's `--record` uses it).
         /// Keep it quick, and do not capture the fake itself (that cycle keeps it running).
         public var onRequest: (@Sendable (RecordedRequest) -> Void)?
         /// The certificate to present; a fresh self-signed one when nil.
@@ -32,13 +33,9 @@ public final class FakeAPNs: FakeProvider {
         public init() {}
     }
 
-    /// The port the fake listens on, on 127.0.0.1.
-    public var port: UInt16 { server.port }
-    /// The server certificate (PEM); clients trust it as their extra CA file.
-    public var certificatePEM: String { server.certificatePEM }
-
+    /// The listener, I/O thread and connection faults (see ``FakeProvider``).
+    public let server: FakeHTTP2Server
     private let state: FakeAPNsResponder.State
-    private let server: FakeHTTP2Server
 
     /// Starts listening and serving on a thread of its own.
     public init(configuration: Configuration = Configuration()) throws {
@@ -49,46 +46,19 @@ public final class FakeAPNs: FakeProvider {
         }
     }
 
-    /// The requests answered so far, in order (empty in counters-only mode).
+    /// The requests answered or reset so far, in order (empty in counters-only mode).
     public var requests: [RecordedRequest] { state.records }
 
     /// Forgets the recorded requests.
     public func clearRequests() { state.clearRecords() }
 
     /// Totals so far, including the most streams seen open at once on one connection.
-    public var counters: FakeAPNsCounters {
-        var counters = state.withBooks { $0 }
-        let connections = server.control.counters
-        counters.connectionsAccepted = connections.connectionsAccepted
-        counters.goAwaysSent = connections.goAwaysSent
-        counters.connectionsDropped = connections.connectionsDropped
-        counters.maxConcurrentStreamsSeen = connections.maxConcurrentStreamsSeen
-        return counters
-    }
+    public var counters: FakeAPNsCounters { server.addingConnectionTotals(to: state.withBooks { $0 }) }
 
-    /// Answers valid requests for `token` with `response` from now on (nil: back to 200).
-    public func script(token: String, _ response: ScriptedResponse?) { state.setScript(response, for: token) }
+    /// Answers the next valid requests for `token` with `sequence` in order, the last one
+    /// repeating (empty: back to 200); ``script(token:_:)`` scripts one answer.
+    public func script(token: String, sequence: [ScriptedResponse]) { state.setScript(sequence, for: token) }
 
     /// Removes every token script.
     public func clearScripts() { state.clearScripts() }
-
-    /// Sends GOAWAY on each connection once it has opened `streams` streams (that stream is the
-    /// last one served; later ones are refused and must be retried elsewhere); nil turns it off.
-    public func goAway(afterStreams streams: Int?) { server.control.updatePolicy { $0.goAwayAfterStreams = streams } }
-
-    /// Closes each connection's TCP socket, without GOAWAY, when stream number `streams` opens:
-    /// the earlier streams are answered, that one and any still waiting are lost. nil turns it off.
-    public func dropConnections(afterStreams streams: Int?) { server.control.updatePolicy { $0.dropAfterStreams = streams } }
-
-    /// Closes every open connection now, without GOAWAY.
-    public func dropConnectionsNow() { server.command(.dropConnections) }
-
-    /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS on open connections and uses it for new ones.
-    public func setMaxConcurrentStreams(_ limit: Int) {
-        server.control.updatePolicy { $0.maxConcurrentStreams = limit }
-        server.command(.announceMaxConcurrentStreams(limit))
-    }
-
-    /// Closes every connection and the listener, and waits for the I/O thread to end. Idempotent.
-    public func stop() { server.stop() }
 }

@@ -20,24 +20,33 @@ final class FakeAPNsResponder: FakeServerResponder {
 
     func respond(to request: FakeHTTP2Request) -> FakeServerReply {
         let verdict = validator.validate(request, checkProviderToken: verifier.check)
-        let apnsId = request.header("apns-id").flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? apnsIds.next()
-        return state.decide { scripts, counters in
-            var status = verdict.status
-            var reason = verdict.reason
-            var delay = 0
-            if status == 200, let token = verdict.deviceToken, let script = scripts[token] {
-                status = script.status
-                reason = script.reason
-                delay = script.delayMilliseconds
-            }
+        let apnsId = self.apnsId(for: request)
+        return state.decide(scriptToken: verdict.status == 200 ? verdict.deviceToken : nil) { script, counters in
+            let (status, reason) = if let script { (script.status, script.reason) } else { (verdict.status, verdict.reason) }
             counters.requests += 1
             counters.byStatus[status, default: 0] += 1
             let timestamp = status == 410 ? clock.nowMilliseconds : 0
-            let response = FakeAPNsResponse(status: status, reason: reason, apnsId: apnsId, timestampMilliseconds: timestamp)
-            return (FakeServerReply(response: response.http, delayMilliseconds: delay), {
+            let response = FakeAPNsResponse(status: status, reason: reason, apnsId: apnsId, timestampMilliseconds: timestamp,
+                                            retryAfterSeconds: script?.retryAfterSeconds)
+            return (FakeServerReply(response: response.http, delayMilliseconds: script?.delayMilliseconds ?? 0), {
                 RecordedRequest(method: request.method, path: request.path, headers: request.headers, payload: verdict.payload,
-                                status: status, reason: reason, deviceToken: verdict.deviceToken, apnsId: apnsId)
+                                status: status, reason: reason, deviceToken: verdict.deviceToken, apnsId: apnsId, reset: false)
             })
         }
+    }
+
+    func recordReset(of request: FakeHTTP2Request) {
+        // Validated only for what the record holds: the device token and the payload.
+        let verdict = validator.validate(request, checkProviderToken: verifier.check)
+        let apnsId = self.apnsId(for: request)
+        state.recordReset(count: { $0.requests += 1 }, record: {
+            RecordedRequest(method: request.method, path: request.path, headers: request.headers, payload: verdict.payload,
+                            status: 0, reason: nil, deviceToken: verdict.deviceToken, apnsId: apnsId, reset: true)
+        })
+    }
+
+    /// The request's own `apns-id` when it is a UUID, else a new one.
+    private func apnsId(for request: FakeHTTP2Request) -> String {
+        request.header("apns-id").flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? apnsIds.next()
     }
 }

@@ -1,15 +1,19 @@
 import PushgateCore
 
-/// The answer the fake gives one stream: status, `apns-id`, and for errors a
-/// `{"reason":…}` body (410 adds `"timestamp"`, milliseconds since the epoch, as APNs does).
+/// The answer the fake gives one stream: status, `apns-id`, a scripted `retry-after`, and for
+/// errors a `{"reason":…}` body (410 adds `"timestamp"`, milliseconds since the epoch, as APNs does).
 struct FakeAPNsResponse {
     let status: Int
     let reason: APNsReason?
     let apnsId: String
     let timestampMilliseconds: Int64
+    let retryAfterSeconds: Int?
 
     var headers: [(name: String, value: String)] {
-        reason == nil ? [("apns-id", apnsId)] : [("apns-id", apnsId), ("content-type", "application/json")]
+        var headers = [(name: "apns-id", value: apnsId)]
+        if reason != nil { headers.append(("content-type", "application/json")) }
+        if let retryAfterSeconds { headers.append(("retry-after", String(retryAfterSeconds))) }
+        return headers
     }
 
     var body: [UInt8] {

@@ -6,11 +6,14 @@ public struct ScriptedResponse: Sendable, Equatable {
     public var reason: APNsReason?
     /// How long the answer waits, in milliseconds, without holding up other streams.
     public var delayMilliseconds: Int
+    /// A `retry-after` header with this many seconds (APNs sends one with 429 and 503).
+    public var retryAfterSeconds: Int?
 
-    public init(status: Int, reason: APNsReason? = nil, delayMilliseconds: Int = 0) {
+    public init(status: Int, reason: APNsReason? = nil, delayMilliseconds: Int = 0, retryAfterSeconds: Int? = nil) {
         self.status = status
         self.reason = reason
         self.delayMilliseconds = delayMilliseconds
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     /// 410 `Unregistered`: the token is dead.

@@ -10,7 +10,8 @@ import PushgateCore
 ///
 /// - Important: hapi-path.md §8 — the answers a client must handle are all scriptable:
 ///   `UNREGISTERED` 404, `INVALID_ARGUMENT` 400 naming the token, 429 `QUOTA_EXCEEDED`, 5xx,
-///   `SENDER_ID_MISMATCH`, an unknown project, a failing or revoked OAuth grant.
+///   `SENDER_ID_MISMATCH`, an unknown project, a failing or revoked OAuth grant, answer
+///   sequences, `retry-after`, and the connection faults of ``FakeProvider``.
 public final class FakeFCM: FakeProvider {
     /// Start-up settings.
     public struct Configuration: FakeProviderConfiguration {
@@ -25,7 +26,7 @@ public final class FakeFCM: FakeProvider {
         public var clock: any WallClock = SystemClock()
         /// `.full` keeps every ``FakeFCMRecord``; `.countersOnly` only ``FakeFCMCounters``.
         public var recording: FakeProviderRecording = .full
-        /// Called on the I/O thread after each request is decided. Keep it quick, and do not
+        /// Called on the I/O thread after each request is decided or reset. Keep it quick, and do not
         /// capture the fake itself (that cycle keeps it running).
         public var onRequest: (@Sendable (FakeFCMRecord) -> Void)?
         /// The certificate to present; a fresh self-signed one when nil.
@@ -37,15 +38,12 @@ public final class FakeFCM: FakeProvider {
         public init() {}
     }
 
-    /// The port the fake listens on, on 127.0.0.1.
-    public var port: UInt16 { server.port }
-    /// The server certificate (PEM); clients trust it as their extra CA file.
-    public var certificatePEM: String { server.certificatePEM }
+    /// The listener, I/O thread and connection faults (see ``FakeProvider``).
+    public let server: FakeHTTP2Server
+    private let state: FakeFCMResponder.State
+
     /// `https://127.0.0.1:<port>/token`: the token URI to exchange assertions at.
     public var tokenURI: String { origin + FakeFCMResponder.tokenPath }
-
-    private let state: FakeFCMResponder.State
-    private let server: FakeHTTP2Server
 
     /// Starts listening and serving on a thread of its own.
     public init(configuration: Configuration = Configuration()) throws {
@@ -57,24 +55,21 @@ public final class FakeFCM: FakeProvider {
         }
     }
 
-    /// The requests answered so far, in order (empty in counters-only mode).
+    /// The requests answered or reset so far, in order (empty in counters-only mode).
     public var requests: [FakeFCMRecord] { state.records }
 
-    /// The sends answered so far, in order.
+    /// The sends answered or reset so far, in order.
     public var sends: [FakeFCMRecord] { state.records.filter { $0.kind == .send } }
 
     /// Forgets the recorded requests.
     public func clearRequests() { state.clearRecords() }
 
     /// Totals so far.
-    public var counters: FakeFCMCounters {
-        var counters = state.withBooks { $0.counters }
-        counters.connectionsAccepted = server.control.counters.connectionsAccepted
-        return counters
-    }
+    public var counters: FakeFCMCounters { server.addingConnectionTotals(to: state.withBooks { $0.counters }) }
 
-    /// Answers valid sends to registration token `token` with `script` from now on (nil: back to 200).
-    public func script(token: String, _ script: FakeFCMScript?) { state.setScript(script, for: token) }
+    /// Answers the next valid sends to registration token `token` with `sequence` in order, the
+    /// last one repeating (empty: back to 200); ``script(token:_:)`` scripts one answer.
+    public func script(token: String, sequence: [FakeFCMScript]) { state.setScript(sequence, for: token) }
 
     /// Removes every token script.
     public func clearScripts() { state.clearScripts() }
@@ -84,10 +79,4 @@ public final class FakeFCM: FakeProvider {
 
     /// Forgets every access token issued so far: sends carrying one get 401 `UNAUTHENTICATED`.
     public func revokeAccessTokens() { state.withBooks { $0.accessTokens.removeAll() } }
-
-    /// Closes every connection now, without GOAWAY.
-    public func dropConnectionsNow() { server.command(.dropConnections) }
-
-    /// Closes every connection and the listener, and waits for the I/O thread to end. Idempotent.
-    public func stop() { server.stop() }
 }

@@ -1,6 +1,6 @@
 import PushgateCore
 
-/// One request the fake FCM answered, with the answer it gave.
+/// One request the fake FCM answered or reset, with the answer it gave.
 public struct FakeFCMRecord: FakeProviderRecord {
     /// Which endpoint the request was for.
     public enum Kind: String, Sendable {
@@ -15,6 +15,7 @@ public struct FakeFCMRecord: FakeProviderRecord {
     public let path: String
     /// The regular headers in arrival order (pseudo-headers left out).
     public let headers: [(name: String, value: String)]
+    /// The status answered; 0 when the stream was reset instead.
     public let status: Int
     /// `error.status` of a refused send, or the OAuth `error` of a refused exchange; `nil` on success.
     public let error: String?
@@ -26,20 +27,22 @@ public struct FakeFCMRecord: FakeProviderRecord {
     public let deviceToken: String?
     /// The `message` object of a send, when the body had one.
     public let message: JSONObject?
+    /// Whether the stream was reset (RST_STREAM) instead of answered (``FakeProvider/resetStreams(every:)``).
+    public let reset: Bool
 
     /// The record line `pushgate fake-fcm --record` writes:
     /// `{"kind","path","headers":{…},"message":…,"status","error"}` (compact; `message` and `error`
-    /// null when absent). Access tokens are written as `[redacted]`; exchange bodies (which hold
-    /// the signed assertion) are not written at all.
+    /// null when absent; a reset stream has `"status":null` and ends with `"reset":true`). Access
+    /// tokens are written as `[redacted]`; exchange bodies (which hold the signed assertion) are
+    /// not written at all.
     public func recordLine() -> String {
-        let line: JSONValue = .object(JSONObject([
+        recordLine([
             ("kind", .string(kind.rawValue)),
             ("path", .string(path)),
             ("headers", .object(redactedHeaders)),
             ("message", message.map(JSONValue.object) ?? .null),
-            ("status", .integer(Int64(status))),
+            ("status", recordedStatus),
             ("error", error.map(JSONValue.string) ?? .null),
-        ]))
-        return line.serialized()
+        ])
     }
 }

@@ -24,13 +24,35 @@ final class FakeFCMResponder: FakeServerResponder {
     }
 
     func respond(to request: FakeHTTP2Request) -> FakeServerReply {
-        if request.method == "POST" && request.path == Self.tokenPath {
+        if Self.isExchange(request) {
             switch assertions.check(request) {
             case .success: return exchange(request, refusal: nil)
             case .failure(let refusal): return exchange(request, refusal: refusal)
             }
         }
         return send(request, verdict: messages.validate(request, isAuthorized: isAuthorized))
+    }
+
+    func recordReset(of request: FakeHTTP2Request) {
+        guard !Self.isExchange(request) else {
+            state.recordReset(count: { $0.counters.tokenRequests += 1 }, record: {
+                FakeFCMRecord(kind: .tokenExchange, method: request.method, path: request.path, headers: request.headers,
+                              status: 0, error: nil, fcmErrorCode: nil, projectId: nil, deviceToken: nil, message: nil, reset: true)
+            })
+            return
+        }
+        // Validated only for what the record holds: the project, the token and the message.
+        let verdict = messages.validate(request, isAuthorized: isAuthorized)
+        state.recordReset(count: { $0.counters.sendRequests += 1 }, record: {
+            FakeFCMRecord(kind: .send, method: request.method, path: request.path, headers: request.headers, status: 0,
+                          error: nil, fcmErrorCode: nil, projectId: verdict.projectId, deviceToken: verdict.deviceToken,
+                          message: verdict.message, reset: true)
+        })
+    }
+
+    /// Whether `request` is an OAuth exchange (everything else is judged as a send).
+    private static func isExchange(_ request: FakeHTTP2Request) -> Bool {
+        request.method == "POST" && request.path == tokenPath
     }
 
     /// Whether `accessToken` was issued here and has not expired (by the configured clock).
@@ -43,7 +65,7 @@ final class FakeFCMResponder: FakeServerResponder {
     private func exchange(_ request: FakeHTTP2Request, refusal: OAuthAssertionVerifier.Refusal?) -> FakeServerReply {
         let now = clock.nowMilliseconds
         let lifetimeSeconds = lifetimeSeconds
-        return state.decide { _, books in
+        return state.decide(scriptToken: nil) { _, books in
             books.counters.tokenRequests += 1
             let status: Int
             let body: JSONObject
@@ -66,20 +88,16 @@ final class FakeFCMResponder: FakeServerResponder {
             let response = FakeHTTP2Response(status: status, headers: Self.jsonHeaders, body: JSONValue.object(body).serializedBytes())
             return (FakeServerReply(response: response, delayMilliseconds: 0), {
                 FakeFCMRecord(kind: .tokenExchange, method: request.method, path: request.path, headers: request.headers,
-                              status: status, error: error, fcmErrorCode: nil, projectId: nil, deviceToken: nil, message: nil)
+                              status: status, error: error, fcmErrorCode: nil, projectId: nil, deviceToken: nil, message: nil,
+                              reset: false)
             })
         }
     }
 
     /// Applies the token's script to a validated send.
     private func send(_ request: FakeHTTP2Request, verdict: FCMMessageValidator.Verdict) -> FakeServerReply {
-        state.decide { scripts, books in
-            var error = verdict.error
-            var delay = 0
-            if error == nil, let token = verdict.deviceToken, let script = scripts[token] {
-                error = script.error
-                delay = script.delayMilliseconds
-            }
+        state.decide(scriptToken: verdict.error == nil ? verdict.deviceToken : nil) { script, books in
+            let error = if let script { script.error } else { verdict.error }
             let status = error?.status ?? 200
             books.counters.sendRequests += 1
             books.counters.sendsByStatus[status, default: 0] += 1
@@ -91,11 +109,13 @@ final class FakeFCMResponder: FakeServerResponder {
                 let name = "projects/\(verdict.projectId ?? "")/messages/\(books.messagesAccepted)"
                 body = JSONValue.object(JSONObject([("name", .string(name))])).serializedBytes()
             }
-            let response = FakeHTTP2Response(status: status, headers: Self.jsonHeaders, body: body)
-            return (FakeServerReply(response: response, delayMilliseconds: delay), {
+            var headers = Self.jsonHeaders
+            if let seconds = script?.retryAfterSeconds { headers.append(("retry-after", String(seconds))) }
+            let response = FakeHTTP2Response(status: status, headers: headers, body: body)
+            return (FakeServerReply(response: response, delayMilliseconds: script?.delayMilliseconds ?? 0), {
                 FakeFCMRecord(kind: .send, method: request.method, path: request.path, headers: request.headers, status: status,
                               error: error?.errorStatus, fcmErrorCode: error?.fcmErrorCode, projectId: verdict.projectId,
-                              deviceToken: verdict.deviceToken, message: verdict.message)
+                              deviceToken: verdict.deviceToken, message: verdict.message, reset: false)
             })
         }
     }

@@ -14,7 +14,7 @@ public protocol FakeProviderConfiguration: Sendable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS for new connections.
     var maxConcurrentStreams: Int { get set }
     var recording: FakeProviderRecording { get set }
-    /// Called on the I/O thread after each request is decided. Keep it quick, and do not
+    /// Called on the I/O thread after each request is decided or reset. Keep it quick, and do not
     /// capture the fake itself (that cycle keeps it running).
     var onRequest: (@Sendable (Record) -> Void)? { get set }
     /// The certificate to present; a fresh self-signed one when nil.

@@ -6,6 +6,21 @@ import PushgateHTTP
 ///
 /// Not thread-safe: one I/O thread owns it.
 final class HTTP2ServerSession {
+    /// Why the server resets a stream, which decides what the client may do with it.
+    enum ResetReason {
+        /// REFUSED_STREAM: the server did not process it, so the client may retry it.
+        case refused
+        /// INTERNAL_ERROR: the server failed; the client cannot tell whether it was processed.
+        case internalError
+
+        var errorCode: UInt32 {
+            switch self {
+            case .refused: NGHTTP2_REFUSED_STREAM.rawValue
+            case .internalError: NGHTTP2_INTERNAL_ERROR.rawValue
+            }
+        }
+    }
+
     /// Something the client did, in the order nghttp2 reported it.
     enum Event {
         /// The client opened a stream (its request HEADERS began).
@@ -78,9 +93,9 @@ final class HTTP2ServerSession {
         guard result == 0 else { throw NGHTTP2Error(operation: "nghttp2_submit_goaway", code: Int(result)) }
     }
 
-    /// Resets a stream with REFUSED_STREAM: the client may retry it, the server did not process it.
-    func refuse(streamId: Int32) throws {
-        let result = nghttp2_submit_rst_stream(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamId, NGHTTP2_REFUSED_STREAM.rawValue)
+    /// Queues RST_STREAM for `streamId` with `reason`'s error code.
+    func reset(streamId: Int32, _ reason: ResetReason) throws {
+        let result = nghttp2_submit_rst_stream(session.handle, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamId, reason.errorCode)
         guard result == 0 else { throw NGHTTP2Error(operation: "nghttp2_submit_rst_stream", code: Int(result)) }
     }
 

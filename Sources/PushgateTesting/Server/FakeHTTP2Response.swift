@@ -16,4 +16,6 @@ struct FakeServerReply {
 /// which calls it for every complete request, so it needs no locking of its own.
 protocol FakeServerResponder: AnyObject {
     func respond(to request: FakeHTTP2Request) -> FakeServerReply
+    /// Counts and records `request`, which the server resets (RST_STREAM) instead of answering.
+    func recordReset(of request: FakeHTTP2Request)
 }

@@ -7,7 +7,10 @@ import Synchronization
 /// The transport every fake provider shares: a TLS (ALPN h2) listener on 127.0.0.1 served by
 /// one I/O thread, with the stream policy and commands of ``FakeServerControl``. What a request
 /// gets is up to the ``FakeServerResponder`` made on that thread.
-final class FakeHTTP2Server: Sendable {
+///
+/// Public only as ``FakeProvider/server``: its port, certificate, faults and stop are reached
+/// through the ``FakeProvider`` extensions, written once for every provider.
+public final class FakeHTTP2Server: Sendable {
     /// The port it listens on, on 127.0.0.1.
     let port: UInt16
     /// The server certificate (PEM); clients trust it as their extra CA file.

@@ -2,7 +2,7 @@ import Glibc
 import PushgateHTTP
 
 /// One accepted connection of a fake server: TLS handshake, then HTTP/2 frames in and out, and
-/// the per-connection stream rules (GOAWAY after N streams, drop after N streams).
+/// the stream rules (GOAWAY after N streams, drop after N streams, reset every Nth request).
 ///
 /// Not thread-safe: the fake's I/O loop owns it.
 final class FakeServerConnection {
@@ -156,7 +156,7 @@ final class FakeServerConnection {
     private func opened(_ streamId: Int32, _ environment: inout Environment) throws {
         if let last = goAwayLastStreamId, streamId > last {
             // Arrived in the same read as the GOAWAY decision: refuse it so the client retries.
-            try session.refuse(streamId: streamId)
+            try session.reset(streamId: streamId, .refused)
             return
         }
         streamsOpened += 1
@@ -174,6 +174,14 @@ final class FakeServerConnection {
     }
 
     private func answer(_ request: FakeHTTP2Request, streamId: Int32, _ environment: inout Environment) throws {
+        // Asked of the shared control, not the loop's policy snapshot: a request read in the same
+        // pass as an earlier one must still see a policy set between them.
+        if environment.control.takeResetTurn() {
+            // Recorded before the RST_STREAM goes out, so a client that sees the reset finds the record.
+            environment.responder.recordReset(of: request)
+            try session.reset(streamId: streamId, .internalError)
+            return
+        }
         let reply = environment.responder.respond(to: request)
         guard reply.delayMilliseconds <= 0 else {
             environment.delayed.add(DelayedResponseQueue.Entry(

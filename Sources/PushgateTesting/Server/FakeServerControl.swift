@@ -3,16 +3,19 @@ import Synchronization
 /// What a fake server's callers and its I/O thread share about connections, behind one lock:
 /// the stream policy, commands waiting for the loop, and connection counters.
 final class FakeServerControl: Sendable {
-    /// Per-connection behaviour the loop applies as streams open.
+    /// Behaviour the loop applies as streams open and requests arrive.
     struct Policy: Sendable {
         var maxConcurrentStreams: Int
         var goAwayAfterStreams: Int?
         var dropAfterStreams: Int?
+        /// Every Nth request the server receives (all connections together) is reset.
+        var resetStreamsEvery: Int?
     }
 
     /// Work for the loop that cannot wait for the next stream.
     enum Command: Sendable {
-        case dropConnections
+        /// Close every open connection; `report` (if any) is then told how many, on the I/O thread.
+        case dropConnections(report: (@Sendable (_ dropped: Int) -> Void)?)
         case announceMaxConcurrentStreams(Int)
         case stop
     }
@@ -22,6 +25,7 @@ final class FakeServerControl: Sendable {
         var connectionsAccepted = 0
         var goAwaysSent = 0
         var connectionsDropped = 0
+        var streamsReset = 0
         var maxConcurrentStreamsSeen = 0
     }
 
@@ -29,6 +33,8 @@ final class FakeServerControl: Sendable {
         var policy: Policy
         var commands: [Command] = []
         var counters = Counters()
+        /// Requests received since ``Policy/resetStreamsEvery`` was set.
+        var requestsTowardReset = 0
     }
 
     private let shared: Mutex<Shared>
@@ -43,4 +49,24 @@ final class FakeServerControl: Sendable {
     func takeCommands() -> [Command] { shared.withLock { state in defer { state.commands.removeAll() }; return state.commands } }
     var counters: Counters { shared.withLock { $0.counters } }
     func count(_ change: (inout Counters) -> Void) { shared.withLock { change(&$0.counters) } }
+
+    /// Resets every `requests`th request from now on (the count starts over); nil turns it off.
+    func resetStreams(every requests: Int?) {
+        shared.withLock { state in
+            state.policy.resetStreamsEvery = requests
+            state.requestsTowardReset = 0
+        }
+    }
+
+    /// Counts one received request toward ``Policy/resetStreamsEvery``; true (and counted as a
+    /// reset) when it is to be reset.
+    func takeResetTurn() -> Bool {
+        shared.withLock { state in
+            guard let every = state.policy.resetStreamsEvery else { return false }
+            state.requestsTowardReset += 1
+            guard state.requestsTowardReset % every == 0 else { return false }
+            state.counters.streamsReset += 1
+            return true
+        }
+    }
 }

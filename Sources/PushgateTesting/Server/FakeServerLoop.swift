@@ -71,11 +71,14 @@ final class FakeServerLoop {
             switch command {
             case .stop:
                 return false
-            case .dropConnections:
+            case .dropConnections(let report):
+                var dropped = 0
                 for connection in connections.values where connection.phase != .closed {
                     connection.drop()
-                    control.count { $0.connectionsDropped += 1 }
+                    dropped += 1
                 }
+                control.count { $0.connectionsDropped += dropped }
+                report?(dropped)
             case .announceMaxConcurrentStreams(let limit):
                 for connection in connections.values { serve(connection) { try $0.announce(maxConcurrentStreams: limit) } }
             }
