@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs blocking `work` (child processes, pipes, `waitpid`, libpq calls) on a new thread and
 /// waits for it without holding one of the few cooperative-pool threads that in-process
@@ -17,19 +16,10 @@ public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
 public func onOwnThread<T: Sendable>(within seconds: Double, _ what: String,
                                      _ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        let once = ResumeOnce(continuation)
-        Thread { once.resume(with: Result { try work() }) }.start()
+        let first = FirstOutcome(continuation)
+        Thread { first.resume(with: Result { try work() }) }.start()
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-            once.resume(with: .failure(ChildProcessError(command: what, reason: "no answer within \(seconds) s")))
+            first.resume(with: .failure(ChildProcessError(command: what, reason: "no answer within \(seconds) s")))
         }
     }
-}
-
-/// A continuation that the first of two racers resumes; the second finds it gone.
-private final class ResumeOnce<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
-
-    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
-
-    func resume(with result: Result<T, any Error>) { continuation.withLock { $0.take() }?.resume(with: result) }
 }
