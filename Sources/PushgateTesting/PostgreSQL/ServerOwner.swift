@@ -44,9 +44,9 @@ final class ServerOwner: Sendable {
     var recentLog: String { state.withLock { $0.lines.joined(separator: "\n") } }
 
     private func run(_ command: [String], environment: [String: String], directory: String) {
-        let process: ChildProcess
+        let process: PostgreSQLProcess
         do {
-            process = try ChildProcess(command, environment: environment, directory: directory, output: .pipe)
+            process = try PostgreSQLProcess(command, environment: environment, directory: directory, output: .pipe)
         } catch {
             state.withLock { $0.failure = "\(error)" }
             ready.signal()
