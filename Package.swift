@@ -53,7 +53,10 @@ let package = Package(
         .testTarget(name: "PushgateHostTests",
                     dependencies: ["PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
         .testTarget(name: "pushgateTests",
-                    dependencies: ["pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateCore"]),
+                    dependencies: ["pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+        // The real binaries on loopback under provider and relay faults (docs/performance.md, "faults").
+        .testTarget(name: "PushgateFaultTests",
+                    dependencies: ["pushgate", "pushgate-relay", "pushgate-host", "PushgateTesting", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

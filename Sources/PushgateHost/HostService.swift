@@ -56,10 +56,10 @@ public final class HostService: Sendable {
             guard let direct = settings.directAPNs else { throw HostSettingsError("apns mode without APNs settings") }
             let client = try APNsClient(configuration: direct.configuration, clock: scheduler.clock, logger: logger)
             apnsClient = client
-            transport = DirectAPNsTransport(client: client, bundleId: direct.bundleId, ttlSeconds: settings.pushTTLSeconds,
+            transport = DirectAPNsTransport(client: client, bundleId: direct.bundleId, ttlSeconds: settings.apnsTTLSeconds,
                                             clock: scheduler.clock)
             liveActivityTransport = DirectLiveActivityTransport(client: client, bundleId: direct.bundleId,
-                                                                ttlSeconds: settings.pushTTLSeconds, clock: scheduler.clock)
+                                                                ttlSeconds: settings.apnsTTLSeconds, clock: scheduler.clock)
         case .off:
             transport = nil
         }
@@ -92,20 +92,17 @@ public final class HostService: Sendable {
     /// also shows on the session's Live Activity rows.
     public func handle(_ event: HostEvent) async -> DispatchResult {
         liveActivities.noteAttention(event)
-        if event.parentSessionId != nil { return await suppressed(.child) }
-        if event.system { return await suppressed(.system) }
+        if event.parentSessionId != nil { return await suppressed(event, .child) }
+        if event.system { return await suppressed(event, .system) }
         if event.type == .permission || event.type == .question, event.pendingRequests != nil {
             // hapi-path.md §9: a pending-request list debounces on new request ids instead.
             let decision = requestDebounce.withLock({ $0 })!.submit(event)
-            return DispatchResult(badge: (try? await store.badgeCount()) ?? 0, pending: decision == .debounced)
+            return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0, pending: decision == .debounced)
         }
         switch gate.withLock({ $0 })!.submit(event) {
         case .dispatch: return await deliver(event)
-        case .cooldown: return await suppressed(.cooldown)
-        case .debounced:
-            var result = DispatchResult(badge: (try? await store.badgeCount()) ?? 0)
-            result.pending = true
-            return result
+        case .cooldown: return await suppressed(event, .cooldown)
+        case .debounced: return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0, pending: true)
         }
     }
 
@@ -149,8 +146,8 @@ public final class HostService: Sendable {
         return result
     }
 
-    private func suppressed(_ reason: DispatchResult.Suppression) async -> DispatchResult {
-        DispatchResult(suppressed: reason, badge: (try? await store.badgeCount()) ?? 0)
+    private func suppressed(_ event: HostEvent, _ reason: DispatchResult.Suppression) async -> DispatchResult {
+        DispatchResult(eventId: event.eventId, suppressed: reason, badge: (try? await store.badgeCount()) ?? 0)
     }
 
     // MARK: Tokens and badge

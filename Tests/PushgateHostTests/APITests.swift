@@ -37,6 +37,9 @@ import Testing
         #expect(try await field("/api/events", .object(JSONObject([("sessionId", "s")]))) == "type")
         #expect(try await field("/api/events", .object(JSONObject([("type", "ready"), ("sessionId", "")]))) == "sessionId")
         #expect(try await field("/api/events", nil, raw: Array("{".utf8)) == "body")
+        for eventId: JSONValue in ["", .string(String(repeating: "e", count: EventId.maxBytes + 1)), "a b", "é", "a/b", 7] {
+            #expect(try await field("/api/events", .object(JSONObject([("type", "error"), ("sessionId", "s"), ("eventId", eventId)]))) == "eventId")
+        }
         #expect(try await field("/api/push/visibility", .object(JSONObject([("visible", "yes")]))) == "visible")
         let big = try await harness.call("POST", "/api/events", rawBody: [UInt8](repeating: 0x20, count: HostAPI.maxBodyBytes + 1))
         #expect(big.status == 413)

@@ -10,9 +10,9 @@ import Testing
         let harness = try await HostHarness()
         let token = TestToken.make()
         try await harness.register(token, locale: "zh-Hant-TW")
-        let result = try await harness.event("ready", "s1", name: "  Refactor auth  ")
-        #expect(result == .object(JSONObject([("accepted", 1), ("failed", 0), ("dropped", 0), ("suppressed", .null),
-                                              ("badge", 1), ("nativeDelivered", true)])))
+        let result = try await harness.event("ready", "s1", name: "  Refactor auth  ", extra: [("eventId", "hub-7")])
+        #expect(result == .object(JSONObject([("eventId", "hub-7"), ("accepted", 1), ("failed", 0), ("dropped", 0),
+                                              ("suppressed", .null), ("badge", 1), ("nativeDelivered", true)])))
         let payloads = harness.payloads(token)
         #expect(payloads.count == 1)
         #expect(payloads.first?["aps"]?["alert"]?["title"] == "任務已完成")
@@ -20,6 +20,7 @@ import Testing
         #expect(payloads.first?["aps"]?["badge"] == 1)
         #expect(payloads.first?["aps"]?["thread-id"] == "ready-s1")
         #expect(payloads.first?["sessionId"] == "s1")
+        #expect(payloads.first?["eventId"] == "hub-7")
         #expect(harness.fake.requests.first?.header("apns-collapse-id") == "ready-s1")
         #expect(harness.relayCount("send") == 1)
         #expect(harness.leaks([token, "任務已完成", "Refactor auth"]).isEmpty)

@@ -24,8 +24,9 @@ import Testing
         #expect(request.header("apns-priority") == "10")
         #expect(request.header("apns-collapse-id") == "permission-r7")
         #expect(request.header("apns-expiration") == String(harness.clock.nowMilliseconds / 1_000 + 3_600), "an hour by default")
+        let eventId = try #require(result["eventId"]?.stringValue)
         let expected = try #require(APNsPayload.alert(title: "許可が必要です", body: "Deploy", badge: 1, threadId: "permission-r7",
-                                                      data: [("sessionId", "s1")]))
+                                                      data: [("sessionId", "s1"), ("eventId", eventId)]))
         #expect(request.payload == (try JSONValue.parse(expected)))
         let bearer = try #require(request.header("authorization")).dropFirst("bearer ".count)
         let jwt = try #require(JWT.verifyES256(String(bearer), publicKey: harness.apns.key.publicKey))

@@ -90,7 +90,7 @@ import Testing
                                   title: "Secret title", body: "Secret body", severity: .info)
         let tally = try await fanout.deliver(payload, namespace: "default")
         #expect(tally == HapiTally(sent: 0, failed: 1, dead: 0, oversized: 1))
-        #expect(!DispatchResult(accepted: tally.sent, failed: tally.failed, dropped: tally.dead).nativeDelivered)
+        #expect(!DispatchResult(eventId: EventId.make(), accepted: tally.sent, failed: tally.failed, dropped: tally.dead).nativeDelivered)
         #expect(harness.fake.requests.isEmpty)
         #expect(try await harness.service.store.hapiDevices(namespace: "default").map(\.token) == [token])
         let line = try #require(harness.logs.lines.first { $0.contains("too large") })

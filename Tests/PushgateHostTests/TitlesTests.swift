@@ -53,6 +53,6 @@ import Testing
         #expect(batches.map(\.environment) == ["production", "production", "production", "sandbox"])
         #expect(Set(batches.map(\.badge)) == [3])
         #expect(Set(batches.flatMap(\.tokens)).count == 104)
-        #expect(batches[0].data.map(\.key) == ["sessionId"])
+        #expect(batches[0].data.map(\.key) == ["sessionId", "eventId"])
     }
 }

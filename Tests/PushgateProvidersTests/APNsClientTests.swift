@@ -19,8 +19,8 @@ struct APNsClientTests {
             (ScriptedResponse(status: 400, reason: .deviceTokenNotForTopic), .dead(reason: "DeviceTokenNotForTopic")),
             (ScriptedResponse(status: 400, reason: .unregistered), .dead(reason: "Unregistered")),
             (ScriptedResponse(status: 429, reason: .tooManyRequests), .transient(reason: "TooManyRequests", failure: .throttled(retryAfterSeconds: nil))),
-            (ScriptedResponse(status: 500, reason: .internalServerError), .transient(reason: "InternalServerError", failure: .unavailable)),
-            (ScriptedResponse(status: 503, reason: .serviceUnavailable), .transient(reason: "ServiceUnavailable", failure: .unavailable)),
+            (ScriptedResponse(status: 500, reason: .internalServerError), .transient(reason: "InternalServerError", failure: .unavailable(retryAfterSeconds: nil))),
+            (ScriptedResponse(status: 503, reason: .serviceUnavailable), .transient(reason: "ServiceUnavailable", failure: .unavailable(retryAfterSeconds: nil))),
             (ScriptedResponse(status: 403, reason: .invalidProviderToken), .transient(reason: "InvalidProviderToken", failure: .rejected)),
             (ScriptedResponse(status: 400, reason: .badTopic), .transient(reason: "BadTopic", failure: .rejected)),
         ]

@@ -1,3 +1,4 @@
+import PushgateCore
 import PushgateHTTP
 @testable import PushgateProviders
 import Testing
@@ -79,5 +80,24 @@ struct APNsNotificationTests {
         #expect(throws: APNsNotificationError.self) {
             _ = try APNsNotification(deviceToken: Self.token, topic: "b.voip", pushType: .voip, payload: large + [0x20])
         }
+    }
+
+    @Test("expiry: now + TTL, 0 for a TTL of 0; a Live Activity push until its stale or dismissal date, 0 once past")
+    func expiry() throws {
+        let nowMs: Int64 = 1_800_000_000_500
+        #expect(APNsNotification.expiration(ttlSeconds: 3_600, nowMs: nowMs) == 1_800_003_600)
+        #expect(APNsNotification.expiration(ttlSeconds: 0, nowMs: nowMs) == 0)
+        let state = try LiveActivityContentState(status: .working, eventVersion: 1, updatedAt: 1_800_000_000)
+        let ended = try LiveActivityContentState(status: .complete, eventVersion: 2, updatedAt: 1_800_000_000, endedAt: 1_800_000_000)
+        func push(_ event: LiveActivityEvent, dismissal: Int64? = nil, stale: Int64? = nil) throws -> LiveActivityPush {
+            try LiveActivityPush(tokens: [Self.token], event: event, contentState: event == .end ? ended : state,
+                                 dismissalDate: dismissal, staleDate: stale)
+        }
+        #expect(APNsNotification.expiration(of: try push(.update, stale: 1_800_001_200), ttlSeconds: 3_600, nowMs: nowMs) == 1_800_001_200)
+        #expect(APNsNotification.expiration(of: try push(.end, dismissal: 1_800_000_900), ttlSeconds: 3_600, nowMs: nowMs) == 1_800_000_900)
+        #expect(APNsNotification.expiration(of: try push(.update, stale: 1_799_999_999), ttlSeconds: 3_600, nowMs: nowMs) == 0)
+        #expect(APNsNotification.expiration(of: try push(.update), ttlSeconds: 60, nowMs: nowMs) == 1_800_000_060)
+        #expect(APNsNotification.expiration(of: try push(.end, stale: 1_800_001_200), ttlSeconds: 60, nowMs: nowMs) == 1_800_000_060,
+                "an end is judged by its dismissal date only")
     }
 }

@@ -49,8 +49,8 @@ struct FCMClientTests {
         fixture.fake.failTokenExchanges(status: 503)
         #expect(await fixture.client.send(FCMFakeFixture.relay("a")) == .failed(reason: "UNAUTHENTICATED"))
         let sendsBefore = fixture.fake.counters.sendRequests
-        #expect(await fixture.client.send(FCMFakeFixture.relay("a")) == .failed(reason: "oauth HTTP 503"))
-        #expect(await fixture.client.send(FCMFakeFixture.relay("a")) == .failed(reason: "oauth HTTP 503"))
+        #expect(await fixture.client.send(FCMFakeFixture.relay("a")) == .failed(reason: "oauth HTTP 503", failure: .unavailable(retryAfterSeconds: nil)))
+        #expect(await fixture.client.send(FCMFakeFixture.relay("a")) == .failed(reason: "oauth HTTP 503", failure: .unavailable(retryAfterSeconds: nil)))
         #expect(fixture.fake.counters.sendRequests == sendsBefore)
         fixture.fake.failTokenExchanges(status: nil)
         #expect(await fixture.client.send(FCMFakeFixture.relay("a")) == .sent)
@@ -100,8 +100,8 @@ struct FCMClientTests {
             (.notFound, .failed(reason: "NOT_FOUND")),
             (.senderIdMismatch, .failed(reason: "SENDER_ID_MISMATCH")),
             (.quotaExceeded, .failed(reason: "QUOTA_EXCEEDED", failure: .throttled(retryAfterSeconds: nil))),
-            (.unavailable, .failed(reason: "UNAVAILABLE", failure: .unavailable)),
-            (.internalError, .failed(reason: "INTERNAL", failure: .unavailable)),
+            (.unavailable, .failed(reason: "UNAVAILABLE", failure: .unavailable(retryAfterSeconds: nil))),
+            (.internalError, .failed(reason: "INTERNAL", failure: .unavailable(retryAfterSeconds: nil))),
         ]
         for (index, row) in table.enumerated() { fixture.fake.script(token: "t\(index)", row.0.map { FakeFCMScript($0) }) }
         #expect(await fixture.sendAll(table.indices.map { FCMFakeFixture.relay("t\($0)") }) == table.map(\.1))

@@ -48,10 +48,10 @@ struct FCMResponseClassifierTests {
             (403, Self.body(status: "PERMISSION_DENIED", errorCode: "SENDER_ID_MISMATCH"), .failed(reason: "SENDER_ID_MISMATCH")),
             (401, Self.body(status: "UNAUTHENTICATED", errorCode: "THIRD_PARTY_AUTH_ERROR"), .failed(reason: "THIRD_PARTY_AUTH_ERROR")),
             (429, Self.body(status: "RESOURCE_EXHAUSTED", errorCode: "QUOTA_EXCEEDED"), .failed(reason: "QUOTA_EXCEEDED", failure: .throttled(retryAfterSeconds: nil))),
-            (503, Self.body(status: "UNAVAILABLE", errorCode: "UNAVAILABLE"), .failed(reason: "UNAVAILABLE", failure: .unavailable)),
+            (503, Self.body(status: "UNAVAILABLE", errorCode: "UNAVAILABLE"), .failed(reason: "UNAVAILABLE", failure: .unavailable(retryAfterSeconds: nil))),
             (410, Self.body(status: "UNREGISTERED"), .failed(reason: "UNREGISTERED")),
             (404, Array("<html>gone</html>".utf8), .failed(reason: "HTTP 404")),
-            (500, Array(#"{"error":{"status":"bad status with spaces"}}"#.utf8), .failed(reason: "HTTP 500", failure: .unavailable)),
+            (500, Array(#"{"error":{"status":"bad status with spaces"}}"#.utf8), .failed(reason: "HTTP 500", failure: .unavailable(retryAfterSeconds: nil))),
         ]
         for (status, body, expected) in rows {
             #expect(FCMResponseClassifier.classify(status: status, body: body) == expected, "\(status) \(String(decoding: body, as: UTF8.self))")

@@ -62,7 +62,7 @@ struct HapiAPNsAlertTests {
             (ScriptedResponse(status: 403, reason: .invalidProviderToken), .failed(reason: "InvalidProviderToken"), 502),
             (ScriptedResponse(status: 429, reason: .tooManyRequests), .failed(reason: "TooManyRequests", failure: .throttled(retryAfterSeconds: nil)), 429),
             (ScriptedResponse(status: 429), .failed(reason: "HTTP 429", failure: .throttled(retryAfterSeconds: nil)), 429),
-            (ScriptedResponse(status: 500, reason: .internalServerError), .failed(reason: "InternalServerError", failure: .unavailable), 502),
+            (ScriptedResponse(status: 500, reason: .internalServerError), .failed(reason: "InternalServerError", failure: .unavailable(retryAfterSeconds: nil)), 502),
         ]
         for (index, row) in table.enumerated() { fixture.fake.script(token: APNsFakeFixture.token(index), row.0) }
         for (index, row) in table.enumerated() {

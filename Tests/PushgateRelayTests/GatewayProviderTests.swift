@@ -116,7 +116,7 @@ import Synchronization
 final class RecordingChannel: DeliveryChannel {
     private let recorded = Mutex<[APNsEnvironment]>([])
     var isReady: Bool { true }
-    var attemptDeadlineMs: Int64 { 0 }
+    var requestTimeoutMilliseconds: Int64 { 0 }
     var environments: [APNsEnvironment] { recorded.withLock { $0 } }
     func deliver(_ notification: APNsNotification, environment: APNsEnvironment) async -> APNsOutcome {
         recorded.withLock { $0.append(environment) }

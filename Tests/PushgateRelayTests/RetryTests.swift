@@ -94,9 +94,10 @@ import Synchronization
     }
 
     /// A push that timed out after it was written may have been delivered: sent again only with a
-    /// collapse id, which makes the copy replace the original on the phone.
+    /// collapse id, which makes the copy replace the original on the phone. (With the default 8 s
+    /// request deadline a 5 s timeout leaves no room for another try: 11 s here.)
     @Test(arguments: [true, false]) func anUnansweredPushIsRetriedOnlyWithACollapseId(collapseId: Bool) async throws {
-        let harness = try await RelayHarness()
+        let harness = try await RelayHarness(settings: ["REQUEST_DEADLINE_MS": "11000"])
         let host = harness.host()
         let token = TestToken.make()
         _ = try await host.registerToken(token)
@@ -130,20 +131,21 @@ import Synchronization
         await harness.stop()
     }
 
-    /// A retry starts only while a whole provider deadline (5 s) still fits in REQUEST_DEADLINE_MS.
+    /// A retry starts only while a whole provider deadline (5 s) still fits in REQUEST_DEADLINE_MS,
+    /// by the relay's deadline clock (the harness's manual one).
     @Test func aRetryStartsOnlyWhenItCanFinishInTime() async throws {
-        let harness = try await RelayHarness(settings: ["REQUEST_DEADLINE_MS": "5700"])
+        let harness = try await RelayHarness(settings: ["REQUEST_DEADLINE_MS": "5500"])
         let host = harness.host()
-        let (warm, token) = (TestToken.make(), TestToken.make())
-        for token in [warm, token] { _ = try await host.registerToken(token) }
-        _ = try await host.send(tokens: [warm], title: "connect first")
-        // The first retry starts at once (5 s fit in the 5.7 s); the second try's answer takes
-        // 800 ms, after which another 5 s no longer fit.
-        let fake = harness.fake
-        fake.script(token: token, ScriptedResponse(status: 503, reason: .serviceUnavailable))
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        // The first retry starts after at most 150 ms (5.15 s fit in 5.5 s); the second try takes
+        // 400 ms, after which another 200–300 ms of back-off and 5 s no longer fit.
+        let clock = harness.clock
+        let seen = Mutex(0)
+        harness.fake.script(token: token, ScriptedResponse(status: 503, reason: .serviceUnavailable))
         harness.onFakeRequest.set { request in
-            guard request.deviceToken == token else { return }
-            fake.script(token: token, ScriptedResponse(status: 503, reason: .serviceUnavailable, delayMilliseconds: 800))
+            guard request.deviceToken == token, seen.withLock({ count in count += 1; return count }) == 2 else { return }
+            clock.advance(milliseconds: 400)
         }
         let reply = try await host.send(tokens: [token], title: "t")
         #expect(reply.results == [RelayReply.TokenResult(token: token, ok: false, reason: "transient", retryable: true)])
@@ -193,6 +195,55 @@ import Synchronization
         let reply = try await host.send(tokens: [token], title: "t")
         #expect(reply.results == [RelayReply.TokenResult(token: token, ok: false, reason: "transient", retryable: true,
                                                          retryAfterSeconds: 2)])
+        await harness.stop()
+    }
+
+    @Test func aRetryAfterLongerThanTheRequestDeadlineIsPassedOnInsteadOfWaitedFor() async throws {
+        let harness = try await HapiPushHarness()
+        let unavailable = ScriptedResponse(status: 503, reason: .serviceUnavailable, retryAfterSeconds: 10)
+        let host = harness.relay.host()
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        harness.apns.script(token: token, unavailable)
+        let reply = try await host.send(tokens: [token], title: "t")
+        #expect(reply.results == [RelayReply.TokenResult(token: token, ok: false, reason: "transient", retryable: true,
+                                                         retryAfterSeconds: 10)])
+        let hapiToken = TestToken.make()
+        harness.apns.script(token: hapiToken, unavailable)
+        let answer = try await harness.relay.request("POST", "/v1/push", body: HapiPushHarness.body(token: hapiToken),
+                                                     headers: ["content-type": "application/json"])
+        #expect(answer.status == 502 && answer.headers["retry-after"] == "10")
+        #expect(harness.relay.received(token).count == 1 && harness.relay.received(hapiToken).count == 1)
+        await harness.stop()
+    }
+
+    /// FCM messages of the relay carry no collapse key: a send that may have arrived is not sent twice.
+    @Test func anUnansweredFCMSendIsNotRetried() async throws {
+        let harness = try await HapiPushHarness()
+        let fcm = try #require(harness.fcm)
+        // An access token first: the exchange would be reset too.
+        #expect(try await harness.push(HapiPushHarness.body(platform: "android", token: "fcm-warm", collapseId: nil)).status == 200)
+        fcm.resetStreams(every: 1)
+        let answer = try await harness.push(HapiPushHarness.body(platform: "android", token: "fcm-reset", collapseId: "ready-s1"))
+        #expect(answer.status == 502)
+        #expect(fcm.sends.filter { $0.deviceToken == "fcm-reset" }.count == 1)
+        await harness.stop()
+    }
+
+    /// The back-off holds no in-flight permit: with one permit, another push goes out while the
+    /// failed one waits for its retry.
+    @Test func theBackOffHoldsNoPermit() async throws {
+        let harness = try await RelayHarness(settings: ["MAX_IN_FLIGHT": "1"])
+        let host = harness.host()
+        let (flaky, other) = (TestToken.make(), TestToken.make())
+        for token in [flaky, other] { _ = try await host.registerToken(token) }
+        harness.fake.script(token: flaky, sequence: [ScriptedResponse(status: 503, reason: .serviceUnavailable), ScriptedResponse(status: 200)])
+        let reply = try await host.send(tokens: [flaky, other], title: "t")
+        #expect(reply.results.map(\.ok) == [true, true])
+        let order = harness.fake.requests.compactMap(\.deviceToken)
+        let otherAt = try #require(order.firstIndex(of: other))
+        let retryAt = try #require(order.lastIndex(of: flaky))
+        #expect(otherAt < retryAt, "the other push did not wait for the retry: \(order)")
         await harness.stop()
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import PushgateTesting
 
 /// An event a test waited for did not come in time.
 struct DeadlineExceeded: Error, CustomStringConvertible {
@@ -23,18 +23,5 @@ func withDeadline<T: Sendable>(seconds: Int = 10, _ operation: @escaping @Sendab
             timer.cancel()
             first.resume(with: result)
         }
-    }
-}
-
-/// Resumes a continuation with the first outcome it is given and ignores the later ones.
-private final class FirstOutcome<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
-
-    init(_ continuation: CheckedContinuation<T, any Error>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func resume(with result: Result<T, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: result)
     }
 }

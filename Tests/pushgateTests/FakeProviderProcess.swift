@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateTesting
 import Testing
 
 /// A `pushgate fake-apns` or `pushgate fake-fcm` child process that has printed its listening line.

@@ -1,4 +1,5 @@
 import Foundation
+import PushgateTesting
 
 /// Runs the built `pushgate` and `pushgate-relay` executables and captures what they print.
 enum PushgateTool {

@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateTesting
 import Testing
 
 /// `pushgate relay …` against the built `pushgate-relay --dry-run` as a child process.

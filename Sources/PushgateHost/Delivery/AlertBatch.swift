@@ -12,9 +12,11 @@ public struct AlertBatch: Sendable, Equatable {
     /// `production` or `sandbox`.
     public var environment: String
     public var sessionId: String
+    /// The event's id (``EventId``).
+    public var eventId: String
 
-    /// `data` as sent: only the session id.
-    public var data: [(key: String, value: String)] { [("sessionId", sessionId)] }
+    /// `data` as sent: the session id and the event id, nothing of the event's text.
+    public var data: [(key: String, value: String)] { [("sessionId", sessionId), ("eventId", eventId)] }
 }
 
 /// What became of one token in a batch.

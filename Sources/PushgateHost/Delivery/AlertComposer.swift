@@ -2,7 +2,7 @@
 ///
 /// - Important: host.md §5 — title = scenario title in the device's locale, body = trimmed
 ///   session name (task name for task types) or the localized `session` word, data = only the
-///   session id; one group per (locale, environment), at most 100 tokens per batch, the same
+///   session id and (a Pushgate extension) the event id; one group per (locale, environment), at most 100 tokens per batch, the same
 ///   badge on every batch.
 public struct AlertComposer: Sendable {
     public let titles: NotificationTitles
@@ -30,7 +30,7 @@ public struct AlertComposer: Sendable {
             return stride(from: 0, to: group.tokens.count, by: AlertBatch.maxTokens).map { start in
                 AlertBatch(tokens: Array(group.tokens[start..<min(start + AlertBatch.maxTokens, group.tokens.count)]),
                            title: title, body: body, badge: badge, tag: tag, environment: group.environment,
-                           sessionId: event.sessionId)
+                           sessionId: event.sessionId, eventId: event.eventId)
             }
         }
     }

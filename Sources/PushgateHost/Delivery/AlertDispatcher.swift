@@ -30,15 +30,15 @@ public final class AlertDispatcher: Sendable {
             return try await send(event)
         } catch {
             logger.error("dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
-            return DispatchResult(badge: (try? await store.badgeCount()) ?? 0)
+            return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0)
         }
     }
 
     private func send(_ event: HostEvent) async throws -> DispatchResult {
         let tag = NotificationTag.make(for: event)
         let (tokens, badge) = try await store.beginAlertRound(tag: transport == nil ? nil : tag)
-        guard let transport, !tokens.isEmpty else { return DispatchResult(badge: badge) }
-        var result = DispatchResult(badge: badge)
+        guard let transport, !tokens.isEmpty else { return DispatchResult(eventId: event.eventId, badge: badge) }
+        var result = DispatchResult(eventId: event.eventId, badge: badge)
         let ready = await transport.prepare(tokens.map(\.token))
         result.failed = tokens.count - tokens.filter { ready.contains($0.token) }.count
         let batches = composer.batches(for: event, tokens: tokens.filter { ready.contains($0.token) }, badge: badge, tag: tag)

@@ -10,6 +10,9 @@ public struct DispatchResult: Sendable, Equatable {
         case cooldown, child, system
     }
 
+    /// The event's id (``EventId``), which its pushes carry. A debounced event answers with its
+    /// own id; the push, when the window closes, carries the id of the window's last event.
+    public var eventId: String
     public var accepted = 0
     public var failed = 0
     public var dropped = 0
@@ -21,8 +24,9 @@ public struct DispatchResult: Sendable, Equatable {
 
     public var nativeDelivered: Bool { accepted > 0 }
 
-    public init(accepted: Int = 0, failed: Int = 0, dropped: Int = 0, suppressed: Suppression? = nil, badge: Int = 0,
+    public init(eventId: String, accepted: Int = 0, failed: Int = 0, dropped: Int = 0, suppressed: Suppression? = nil, badge: Int = 0,
                 pending: Bool = false) {
+        self.eventId = eventId
         self.accepted = accepted
         self.failed = failed
         self.dropped = dropped
@@ -34,7 +38,8 @@ public struct DispatchResult: Sendable, Equatable {
     /// The wire form; `pending` appears only when true.
     public var json: JSONValue {
         var object = JSONObject([
-            ("accepted", .integer(Int64(accepted))), ("failed", .integer(Int64(failed))), ("dropped", .integer(Int64(dropped))),
+            ("eventId", .string(eventId)), ("accepted", .integer(Int64(accepted))), ("failed", .integer(Int64(failed))),
+            ("dropped", .integer(Int64(dropped))),
             ("suppressed", suppressed.map { .string($0.rawValue) } ?? .null), ("badge", .integer(Int64(badge))),
             ("nativeDelivered", .bool(nativeDelivered)),
         ])

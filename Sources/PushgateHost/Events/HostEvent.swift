@@ -6,6 +6,8 @@ import PushgateCore
 /// content-free path (host.md §5). `agent`, `agentText`, `pendingRequests` and `task` feed the
 /// encrypted path's real text (hapi-path.md §9).
 public struct HostEvent: Sendable, Equatable {
+    /// The hub's `eventId`, or one the host made (``EventId``).
+    public var eventId: String
     public var type: EventType
     public var sessionId: String
     public var sessionName: String?
@@ -22,9 +24,10 @@ public struct HostEvent: Sendable, Equatable {
     /// The finished task (`task_complete`, `task_error`).
     public var task: TaskReport?
 
-    public init(type: EventType, sessionId: String, sessionName: String? = nil, requestId: String? = nil,
-                parentSessionId: String? = nil, system: Bool = false, taskName: String? = nil, agent: String? = nil,
-                agentText: String? = nil, pendingRequests: [PendingRequest]? = nil, task: TaskReport? = nil) {
+    public init(type: EventType, sessionId: String, eventId: String = EventId.make(), sessionName: String? = nil,
+                requestId: String? = nil, parentSessionId: String? = nil, system: Bool = false, taskName: String? = nil,
+                agent: String? = nil, agentText: String? = nil, pendingRequests: [PendingRequest]? = nil, task: TaskReport? = nil) {
+        self.eventId = eventId
         self.type = type
         self.sessionId = sessionId
         self.sessionName = sessionName
@@ -41,13 +44,14 @@ public struct HostEvent: Sendable, Equatable {
     /// Reads an event body strictly: known members only, with the right types.
     public init(json: JSONValue) throws(WireFieldError) {
         let reader = try FieldReader(json, path: "")
-        try reader.requireOnly(["type", "sessionId", "sessionName", "requestId", "title", "body", "notifySummary",
+        try reader.requireOnly(["eventId", "type", "sessionId", "sessionName", "requestId", "title", "body", "notifySummary",
                                 "severity", "parentSessionId", "system", "taskName", "agent", "agentText", "pendingRequests", "task"])
         type = EventType(wire: try reader.string("type"))
         sessionId = try reader.string("sessionId")
         guard !sessionId.isEmpty, sessionId.utf8.count <= 256 else {
             throw WireFieldError(field: "sessionId", problem: "must be 1 to 256 bytes")
         }
+        if let text = try reader.optionalString("eventId") { eventId = try EventId.validated(text) } else { eventId = EventId.make() }
         sessionName = try reader.optionalString("sessionName")
         requestId = try reader.optionalString("requestId")
         parentSessionId = try Self.optionalNullableString(reader, "parentSessionId")

@@ -40,7 +40,7 @@ final class HapiTransports: Sendable {
             do {
                 let client = try Self.fcmClient(account: account, settings: settings.hapi, clock: clock, logger: logger)
                 fcmClient = client
-                android = .direct(HapiFCMLane(client: client, ttlSeconds: settings.pushTTLSeconds))
+                android = .direct(HapiFCMLane(client: client, ttlSeconds: settings.apnsTTLSeconds))
             } catch {
                 offReasons.append(("android", "the FCM endpoints (PUSHGATE_FCM_TOKEN_URI, PUSHGATE_FCM_ORIGIN, PUSHGATE_FCM_CA_FILE) are not usable: \(error)"))
                 android = .off
@@ -53,7 +53,7 @@ final class HapiTransports: Sendable {
         case (.relay(let url), _, _): ios = .encrypted(HapiRelayLane(client: relay(url), platform: .ios))
         case (.apns, let client?, let direct?):
             ios = .encrypted(HapiAPNsLane(client: client, bundleId: direct.bundleId, environment: settings.hapi.apnsEnvironment,
-                                          ttlSeconds: settings.pushTTLSeconds, clock: clock))
+                                          ttlSeconds: settings.apnsTTLSeconds, clock: clock))
         default: ios = .off
         }
         self.fcmClient = fcmClient

@@ -31,9 +31,7 @@ public struct DirectLiveActivityTransport: LiveActivityTransport {
     public func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome] {
         let apnsEnvironment = APNsEnvironment(rawValue: environment) ?? .production
         let nowMs = clock.nowMilliseconds
-        // An update is worth delivering until it goes stale, an end until its dismissal date.
-        let expiration = APNsNotification.expiration(until: push.event == .end ? push.dismissalDate : push.staleDate,
-                                                     ttlSeconds: ttlSeconds, nowMs: nowMs)
+        let expiration = APNsNotification.expiration(of: push, ttlSeconds: ttlSeconds, nowMs: nowMs)
         guard let payload = APNsPayload.liveActivity(timestamp: nowMs / 1_000, event: push.event.rawValue,
                                                      contentState: push.contentState.json,
                                                      dismissalDate: push.dismissalDate, staleDate: push.staleDate) else {

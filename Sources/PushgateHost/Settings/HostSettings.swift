@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateProviders
 
 /// The host's resolved settings: home, identity, access token, listen address and transports.
 ///
@@ -8,8 +9,6 @@ import PushgateCore
 public struct HostSettings: Sendable {
     /// The default `PUSHGATE_HOST_LISTEN`.
     public static let defaultListen = "127.0.0.1:8789"
-    /// The default `PUSHGATE_APNS_TTL_SECONDS`: an hour, so a phone offline for a while still gets the push.
-    public static let defaultPushTTLSeconds = 3_600
 
     /// The host home directory.
     public let home: String
@@ -36,7 +35,7 @@ public struct HostSettings: Sendable {
     public let logLevel: Logger.Level
     /// How long APNs (`apns-expiration`) and FCM (`android.ttl`) keep trying an offline device
     /// for the host's direct modes, in seconds; 0 delivers now or never.
-    public let pushTTLSeconds: Int
+    public let apnsTTLSeconds: Int
     /// Milliseconds between Live Activity refresh ticks; 0 disables the tick.
     public let liveActivityRefreshIntervalMs: Int64
 
@@ -106,12 +105,12 @@ public struct HostSettings: Sendable {
             guard let parsed = Logger.Level(name: text) else { throw HostSettingsError("PUSHGATE_LOG_LEVEL must be debug, info, warning or error") }
             level = parsed
         }
-        var pushTTLSeconds = defaultPushTTLSeconds
-        if let text = value(.pushTTL) {
-            guard let seconds = Int(text), (0...2_592_000).contains(seconds) else {
-                throw HostSettingsError("PUSHGATE_APNS_TTL_SECONDS must be whole seconds from 0 to 2592000")
+        var apnsTTLSeconds = APNsNotification.defaultTTLSeconds
+        if let text = value(.apnsTTL) {
+            guard let seconds = Int(text), (0...APNsNotification.maxTTLSeconds).contains(seconds) else {
+                throw HostSettingsError("PUSHGATE_APNS_TTL_SECONDS must be whole seconds from 0 to \(APNsNotification.maxTTLSeconds)")
             }
-            pushTTLSeconds = seconds
+            apnsTTLSeconds = seconds
         }
         let hapi = HapiSettings(androidPushMode: (value(.androidPush) ?? HapiSettings.defaultAndroidPushMode).lowercased(),
                                 relayURL: value(.relayURL) == nil ? HapiSettings.defaultRelayURL : relayURL,
@@ -120,7 +119,7 @@ public struct HostSettings: Sendable {
                                 fcmOrigin: value(.fcmOrigin), fcmTokenURI: value(.fcmTokenURI), fcmCAFile: value(.fcmCAFile))
         return HostSettings(home: home, file: file, signingKey: key, accessToken: accessToken, listenHost: host, listenPort: port,
                             relayURL: relayURL, iosPushMode: mode, directAPNs: directAPNs, hapi: hapi,
-                            diagnostics: diagnostics, logLevel: level, pushTTLSeconds: pushTTLSeconds,
+                            diagnostics: diagnostics, logLevel: level, apnsTTLSeconds: apnsTTLSeconds,
                             liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)))
     }
 

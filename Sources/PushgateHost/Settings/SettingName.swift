@@ -46,7 +46,7 @@ public struct SettingName: Sendable, Hashable {
     public static let apnsHostProduction = SettingName("PUSHGATE_APNS_HOST_PRODUCTION", "apnsHostProduction")
     public static let apnsHostSandbox = SettingName("PUSHGATE_APNS_HOST_SANDBOX", "apnsHostSandbox")
     public static let apnsCAFile = SettingName("PUSHGATE_APNS_CA_FILE", "apnsCaFile", isPath: true)
-    public static let pushTTL = SettingName("PUSHGATE_APNS_TTL_SECONDS", "apnsTtlSeconds")
+    public static let apnsTTL = SettingName("PUSHGATE_APNS_TTL_SECONDS", "apnsTtlSeconds")
     public static let logLevel = SettingName("PUSHGATE_LOG_LEVEL", "logLevel")
     public static let liveActivityRefreshInterval = SettingName("PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS",
                                                                 "liveActivityRefreshIntervalMs")
@@ -54,7 +54,7 @@ public struct SettingName: Sendable, Hashable {
     /// Every setting an environment variable can persist.
     public static let all: [SettingName] = [
         listen, accessToken, relayURL, iosPush, androidPush, fcmServiceAccountPath, fcmOrigin, fcmTokenURI, fcmCAFile, apnsKeyId,
-        apnsTeamId, apnsP8, apnsP8Path, apnsBundleId, apnsEnv, apnsHostProduction, apnsHostSandbox, apnsCAFile, pushTTL, logLevel,
+        apnsTeamId, apnsP8, apnsP8Path, apnsBundleId, apnsEnv, apnsHostProduction, apnsHostSandbox, apnsCAFile, apnsTTL, logLevel,
         liveActivityRefreshInterval,
     ]
 }

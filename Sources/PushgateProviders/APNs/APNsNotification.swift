@@ -70,17 +70,25 @@ public struct APNsNotification: Sendable, Equatable {
                              priority: priority, expiration: expiration, payload: payload)
     }
 
+    /// How long APNs and FCM keep trying an offline device by default: an hour, so a phone out of
+    /// coverage for a while still gets the push (docs/relay.md "Expiry").
+    public static let defaultTTLSeconds = 3_600
+    /// The longest TTL a setting may ask for: 30 days, APNs' own limit.
+    public static let maxTTLSeconds = 2_592_000
+
     /// The `apns-expiration` of a push APNs may keep trying for `ttlSeconds` after `nowMs`; 0
     /// (deliver now or never) when `ttlSeconds` is 0.
     public static func expiration(ttlSeconds: Int, nowMs: Int64) -> Int64 {
         ttlSeconds == 0 ? 0 : nowMs / 1_000 + Int64(ttlSeconds)
     }
 
-    /// The `apns-expiration` of a push that is worth delivering only until `date` (seconds: a Live
-    /// Activity update's stale date, an end's dismissal date), 0 once that has passed; without a
-    /// date, ``expiration(ttlSeconds:nowMs:)``.
-    public static func expiration(until date: Int64?, ttlSeconds: Int, nowMs: Int64) -> Int64 {
-        guard let date else { return expiration(ttlSeconds: ttlSeconds, nowMs: nowMs) }
+    /// The `apns-expiration` of a Live Activity push: an update is worth delivering until it goes
+    /// stale, an end until its dismissal date (0 once that has passed: an outdated state is not
+    /// worth delivering later); without that date, ``expiration(ttlSeconds:nowMs:)``.
+    public static func expiration(of push: LiveActivityPush, ttlSeconds: Int, nowMs: Int64) -> Int64 {
+        guard let date = push.event == .end ? push.dismissalDate : push.staleDate else {
+            return expiration(ttlSeconds: ttlSeconds, nowMs: nowMs)
+        }
         return date > nowMs / 1_000 ? date : 0
     }
 }

@@ -42,7 +42,7 @@ public final class FCMClient: Sendable {
             let token = try await tokens.token()
             outcome = await send(message, accessToken: token)
         } catch {
-            outcome = .failed(reason: "oauth " + Self.describe(error), failure: .of(error))
+            outcome = .failed(reason: "oauth " + Self.describe(error), failure: Self.exchangeFailure(error))
         }
         log(outcome, message)
         return outcome
@@ -80,17 +80,30 @@ public final class FCMClient: Sendable {
             headers: [HTTP2Header("content-type", "application/x-www-form-urlencoded")],
             body: OAuthAccessToken.requestBody(assertion: assertion), timeoutMilliseconds: timeout)
         let response = try await pool.send(request)
-        guard (200..<300).contains(response.status) else { throw OAuthExchangeError("HTTP \(response.status)") }
+        guard (200..<300).contains(response.status) else {
+            throw OAuthExchangeError(description: "HTTP \(response.status)",
+                                     failure: .of(status: response.status, headers: response.headers))
+        }
         guard let token = OAuthAccessToken(response: response.body, issuedAtMilliseconds: issuedAt) else {
-            throw OAuthExchangeError("answer without access_token")
+            throw OAuthExchangeError(description: "answer without access_token", failure: .rejected)
         }
         return token
     }
 
-    /// Why the exchange failed, without any body text.
+    /// Why the exchange failed, without any body text, and whether another try may help.
     private struct OAuthExchangeError: Error, CustomStringConvertible {
         let description: String
-        init(_ description: String) { self.description = description }
+        let failure: ProviderFailure
+    }
+
+    /// A failed exchange means the push itself never left: whatever happened to the exchange,
+    /// sending again cannot deliver it twice.
+    private static func exchangeFailure(_ error: any Error) -> ProviderFailure {
+        switch error {
+        case let error as OAuthExchangeError: error.failure
+        case let error as HTTP2ClientError: ProviderFailure.of(error) == .rejected ? .rejected : .notSent
+        default: .rejected
+        }
     }
 
     /// A failure's kind only: transport errors by class, never a remote body.

@@ -41,6 +41,9 @@ public struct FCMMessage: Sendable, Equatable {
         ]))
     }
 
-    /// FCM's duration form, `"3600s"`; `"0s"` delivers now or never.
-    private static func ttl(_ seconds: Int) -> String { "\(seconds)s" }
+    /// The longest `android.ttl` FCM accepts: 28 days (a longer one is refused with 400).
+    public static let maxTTLSeconds = 2_419_200
+
+    /// FCM's duration form, `"3600s"`, at most 28 days; `"0s"` delivers now or never.
+    private static func ttl(_ seconds: Int) -> String { "\(min(seconds, maxTTLSeconds))s" }
 }

@@ -40,7 +40,7 @@ public struct RelayReply: Sendable, Equatable {
             let reason = row["reason"]
             if let reason, reason.stringValue == nil { return nil }
             let retryAfter = row["retryAfter"].flatMap { value -> Int? in
-                guard case .integer(let seconds) = value, (0...86_400).contains(seconds) else { return nil }
+                guard case .integer(let seconds) = value, (0...Int64(ProviderFailure.maxRetryAfterSeconds)).contains(seconds) else { return nil }
                 return Int(seconds)
             }
             self.init(token: token, ok: ok, drop: row["drop"]?.boolValue ?? false, reason: reason?.stringValue,

@@ -1,5 +1,6 @@
 import Foundation
 import PushgateHTTP
+import PushgateProviders
 import PushgateStore
 
 /// Every setting of `pushgate-relay`, resolved and validated.
@@ -17,8 +18,6 @@ public struct RelayConfiguration: Sendable {
         public var sandboxOrigin: HTTP2Origin
         /// An extra trusted CA certificate file (the fake APNs in tests and demos).
         public var extraCAFile: String?
-        /// `apns-expiration` for alerts, as seconds from now; `0` means "deliver now or never".
-        public var ttlSeconds: Int = RelayConfiguration.defaultTTLSeconds
     }
 
     public var host: String = "127.0.0.1"
@@ -41,12 +40,15 @@ public struct RelayConfiguration: Sendable {
     public var testClockOffsetMs: Int64 = 0
     public var maxInFlight = 64
     /// How long the handling of one request may take: a provider retry starts only when a whole
-    /// provider deadline still fits before it (docs/relay.md "Retries").
+    /// provider deadline (5 s) still fits before it (docs/relay.md "Retries"). 8 s answers before
+    /// the hosts' relay clients give up (10 s for `/v1/push`, 15 s for the signed routes).
     public var requestDeadlineMs: Int64 = 8_000
     /// How long one database call of a PostgreSQL relay may take from being asked: a quarter of
     /// ``requestDeadlineMs``, so the at most three calls of a signed request in turn end before
     /// its deadline (docs/relay.md "Deadlines").
     public var storeCallTimeout: Duration { .milliseconds(requestDeadlineMs / 4) }
+    /// `apns-expiration` of signed sends, as seconds from now; `0` means "deliver now or never".
+    public var apnsTTLSeconds = APNsNotification.defaultTTLSeconds
     /// Open connections the HTTP server accepts in all (Pushgate extension).
     public var maxConnections = 4_096
     /// Open connections from one client IP (Pushgate extension; a proxy in front counts as one IP).
@@ -65,10 +67,6 @@ public struct RelayConfiguration: Sendable {
 
     /// Notes on settings that are still accepted but no longer used, logged at start.
     public var warnings: [String] = []
-
-    /// How long APNs and FCM keep trying an offline device by default: an hour, so a phone out of
-    /// coverage for a while still gets the push (docs/relay.md "Expiry").
-    public static let defaultTTLSeconds = 3_600
 
     /// The defaults, with the given APNs settings.
     public init(apns: APNs? = nil) { self.apns = apns }
@@ -137,6 +135,7 @@ public struct RelayConfiguration: Sendable {
         }
         maxInFlight = try source.integer("MAX_IN_FLIGHT", default: maxInFlight, in: 1...10_000)
         requestDeadlineMs = Int64(try source.integer("REQUEST_DEADLINE_MS", default: Int(requestDeadlineMs), in: 100...60_000))
+        apnsTTLSeconds = try source.integer("APNS_TTL_SECONDS", default: apnsTTLSeconds, in: 0...APNsNotification.maxTTLSeconds)
         maxConnections = try source.integer("MAX_CONNECTIONS", default: maxConnections, in: 1...1_000_000)
         maxConnectionsPerIP = try source.integer("MAX_CONNECTIONS_PER_IP", default: maxConnectionsPerIP, in: 1...1_000_000)
         dryRun = try source.bool("DRY_RUN")
@@ -174,9 +173,8 @@ public struct RelayConfiguration: Sendable {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ConfigurationError(setting: SettingsSource.displayName("APNS_CA_FILE"), problem: "names a file that cannot be read")
         }
-        let ttl = try source.integer("APNS_TTL_SECONDS", default: defaultTTLSeconds, in: 0...2_592_000)
         return APNs(keyId: keyId, teamId: teamId, p8PEM: p8, bundleId: bundleId, productionOrigin: production,
-                    sandboxOrigin: sandbox, extraCAFile: caFile, ttlSeconds: ttl)
+                    sandboxOrigin: sandbox, extraCAFile: caFile)
     }
 
     static func origin(_ source: SettingsSource, _ name: String, default defaultValue: HTTP2Origin) throws(ConfigurationError) -> HTTP2Origin {

@@ -6,7 +6,10 @@ protocol HapiPushLane: Sendable {
     /// Sends one validated request; never throws (failures are outcomes).
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome
     /// The longest one attempt may take (the provider request deadline).
-    var attemptDeadlineMs: Int64 { get }
+    var requestTimeoutMilliseconds: Int64 { get }
+    /// Whether a copy of `request` that reaches the phone twice replaces itself there, so a try
+    /// that may have been delivered can be sent again (docs/relay.md "Retries").
+    func replacesDuplicates(of request: HapiPushRequest) -> Bool
     /// Lets sends in flight finish and closes what the lane owns.
     func shutdown() async
 }
@@ -22,7 +25,12 @@ struct HapiAPNsLane: HapiPushLane {
     let ttlSeconds: Int
     let clock: any WallClock
 
-    var attemptDeadlineMs: Int64 { channel.attemptDeadlineMs }
+    var requestTimeoutMilliseconds: Int64 { channel.requestTimeoutMilliseconds }
+
+    /// APNs replaces a notification by its collapse id.
+    func replacesDuplicates(of request: HapiPushRequest) -> Bool {
+        request.collapseId.flatMap(HapiCollapseId.truncate) != nil
+    }
 
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
         guard let notification = try? HapiAPNsAlert.notification(
@@ -47,7 +55,10 @@ struct HapiFCMLane: HapiPushLane {
     /// `E2E_APNS_TTL_SECONDS`, as the message's `android.ttl`.
     let ttlSeconds: Int
 
-    var attemptDeadlineMs: Int64 { client.requestTimeoutMilliseconds }
+    var requestTimeoutMilliseconds: Int64 { client.requestTimeoutMilliseconds }
+
+    /// The relay's FCM messages carry no `collapse_key` (hapi-compatible): a copy is a second notification.
+    func replacesDuplicates(of request: HapiPushRequest) -> Bool { false }
 
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
         await client.send(.relay(token: request.token, envelope: request.envelope, priority: request.priority,
@@ -62,7 +73,9 @@ struct HapiFCMLane: HapiPushLane {
 struct HapiDryRunLane: HapiPushLane {
     let channel: DryRunChannel
 
-    var attemptDeadlineMs: Int64 { channel.attemptDeadlineMs }
+    var requestTimeoutMilliseconds: Int64 { channel.requestTimeoutMilliseconds }
+
+    func replacesDuplicates(of request: HapiPushRequest) -> Bool { false }
 
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
         var line = JSONObject([

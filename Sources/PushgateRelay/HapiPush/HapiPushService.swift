@@ -74,8 +74,8 @@ final class HapiPushService: Sendable {
         guard byIP.take(ip, nowMs: now), byToken.take(push.platform.rawValue + ":" + push.token, nowMs: now) else {
             return HapiPushError.rateLimited.response
         }
-        let outcome = await retry.run(startedAtMs: startedAtMs, attemptDeadlineMs: lane.attemptDeadlineMs,
-                                      hasCollapseId: push.collapseId != nil) {
+        let outcome = await retry.run(startedAtMs: startedAtMs, attemptTimeoutMs: lane.requestTimeoutMilliseconds,
+                                      replacesDuplicates: lane.replacesDuplicates(of: push)) {
             await lane.push(push)
         }
         guard let outcome else {
@@ -94,9 +94,11 @@ final class HapiPushService: Sendable {
             var response = HapiPushError.rateLimited.response
             response.retryAfterSeconds = retryAfterSeconds
             return response
-        case .failed(let reason, _):
+        case .failed(let reason, let failure):
             metrics.provider(result: "transient", reason: reason)
-            return HapiPushError.upstream.response
+            var response = HapiPushError.upstream.response
+            response.retryAfterSeconds = failure.retryAfterSeconds
+            return response
         }
     }
 

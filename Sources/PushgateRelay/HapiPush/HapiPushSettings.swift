@@ -25,7 +25,7 @@ public struct HapiPushSettings: Sendable {
     public var apnsEnvironment: APNsEnvironment = .production
     /// How long APNs (`apns-expiration`) and FCM (`android.ttl`) keep trying an offline device,
     /// in seconds; 0 delivers now or never, as hapi does.
-    public var ttlSeconds = RelayConfiguration.defaultTTLSeconds
+    public var ttlSeconds = APNsNotification.defaultTTLSeconds
     /// `nil`: no service account, so `platform:"android"` answers 501.
     public var fcm: FCM?
 
@@ -44,7 +44,7 @@ public struct HapiPushSettings: Sendable {
             }
             apnsEnvironment = parsed
         }
-        ttlSeconds = try source.integer("E2E_APNS_TTL_SECONDS", default: ttlSeconds, in: 0...2_592_000)
+        ttlSeconds = try source.integer("E2E_APNS_TTL_SECONDS", default: ttlSeconds, in: 0...APNsNotification.maxTTLSeconds)
         guard let path = source.value("FCM_SERVICE_ACCOUNT_PATH") else {
             if let stray = ["FCM_PACKAGE_NAME", "FCM_ORIGIN", "FCM_TOKEN_URI", "FCM_CA_FILE"].first(where: { source.value($0) != nil }) {
                 throw ConfigurationError(setting: SettingsSource.displayName(stray), problem: "needs FCM_SERVICE_ACCOUNT_PATH")

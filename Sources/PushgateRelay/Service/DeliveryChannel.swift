@@ -6,7 +6,7 @@ public protocol DeliveryChannel: Sendable {
     /// Whether credentials are loaded and deliveries can be attempted (`/readyz`).
     var isReady: Bool { get }
     /// The longest one delivery attempt may take (the provider request deadline).
-    var attemptDeadlineMs: Int64 { get }
+    var requestTimeoutMilliseconds: Int64 { get }
     /// Sends one push and reports the provider's verdict; never throws.
     func deliver(_ notification: APNsNotification, environment: APNsEnvironment) async -> APNsOutcome
     /// Lets in-flight deliveries finish and closes connections.
@@ -16,8 +16,6 @@ public protocol DeliveryChannel: Sendable {
 extension APNsClient: DeliveryChannel {
     /// The client exists only once its key has been loaded.
     public var isReady: Bool { true }
-
-    public var attemptDeadlineMs: Int64 { requestTimeoutMilliseconds }
 
     public func deliver(_ notification: APNsNotification, environment: APNsEnvironment) async -> APNsOutcome {
         await send(notification, environment: environment)

@@ -27,7 +27,7 @@ public final class DryRunChannel: DeliveryChannel {
     public var isReady: Bool { true }
 
     /// Writing a line takes no provider round trip.
-    public var attemptDeadlineMs: Int64 { 0 }
+    public var requestTimeoutMilliseconds: Int64 { 0 }
 
     public func deliver(_ notification: APNsNotification, environment: APNsEnvironment) async -> APNsOutcome {
         var line = JSONObject([

@@ -45,32 +45,45 @@ struct ProviderRetry: Sendable {
     }
 
     /// Whether a push that failed so is worth another try now. A push that may have reached the
-    /// provider is sent again only with a collapse id, which makes a duplicate replace itself on
-    /// the phone; a throttle or a refusal is left to the host.
-    static func allows(_ failure: ProviderFailure, hasCollapseId: Bool) -> Bool {
+    /// provider is sent again only when a copy replaces itself on the phone (an APNs collapse
+    /// id); a throttle or a refusal is left to the host.
+    static func allows(_ failure: ProviderFailure, replacesDuplicates: Bool) -> Bool {
         switch failure {
         case .unavailable, .notSent: true
-        case .unanswered: hasCollapseId
+        case .unanswered: replacesDuplicates
         case .throttled, .rejected: false
         }
     }
 
+    /// The wait before retry number `retry` (0-based): 100 ms × 2ⁿ plus up to half as much
+    /// jitter, or the provider's `Retry-After` when that is longer.
+    static func backOffMs(retry: Int, after failure: ProviderFailure) -> Int64 {
+        let backOff = baseDelayMs << retry
+        let jittered = backOff + Int64.random(in: 0...backOff / 2)
+        return max(jittered, Int64(failure.retryAfterSeconds ?? 0) * 1_000)
+    }
+
     /// Runs `attempt` under an in-flight permit until it ends in anything but a retryable
     /// failure, the retries run out, or the next try could not finish before the request's
-    /// deadline (counted from `startedAtMs`, with `attemptDeadlineMs` for one try). Nil when a
-    /// try found the in-flight gate full: a local overload is not retried.
-    func run<Outcome: ProviderAttemptOutcome>(startedAtMs: Int64, attemptDeadlineMs: Int64, hasCollapseId: Bool,
+    /// deadline (counted from `startedAtMs`, with `attemptTimeoutMs` for one try, checked again
+    /// once the permit is held). Nil when the first try found the in-flight gate full: a local
+    /// overload is not retried; a retry that finds it full leaves the last answer standing.
+    func run<Outcome: ProviderAttemptOutcome>(startedAtMs: Int64, attemptTimeoutMs: Int64, replacesDuplicates: Bool,
                                               attempt: () async -> Outcome) async -> Outcome? {
+        let deadline = startedAtMs + requestDeadlineMs
         guard var outcome = await gate.withPermit(attempt) else { return nil }
         for retry in 0..<Self.maxRetries {
-            guard let failure = outcome.failure, Self.allows(failure.kind, hasCollapseId: hasCollapseId) else { return outcome }
-            let backOff = Self.baseDelayMs << retry
-            let delay = backOff + Int64.random(in: 0...backOff / 2)
-            guard clock.nowMilliseconds + delay + attemptDeadlineMs <= startedAtMs + requestDeadlineMs else { return outcome }
+            guard let failure = outcome.failure, Self.allows(failure.kind, replacesDuplicates: replacesDuplicates) else { break }
+            let delay = Self.backOffMs(retry: retry, after: failure.kind)
+            guard clock.nowMilliseconds + delay + attemptTimeoutMs <= deadline else { break }
             metrics.retry(reason: failure.reason)
-            try? await Task.sleep(for: .milliseconds(delay))
-            guard let next = await gate.withPermit(attempt) else { return nil }
-            outcome = next
+            do { try await Task.sleep(for: .milliseconds(delay)) } catch { break }  // the caller went away
+            let previous = outcome
+            outcome = await gate.withPermit {
+                // The wait for a permit may have used up the time a try needs.
+                guard clock.nowMilliseconds + attemptTimeoutMs <= deadline else { return previous }
+                return await attempt()
+            } ?? previous
         }
         return outcome
     }

@@ -20,13 +20,14 @@ public final class RelayServer: Sendable {
     private let purgeJob: any ScheduledJob
     private let logger: Logger
 
-    /// Opens the store, starts the HTTP server and schedules the purges.
+    /// Opens the store, starts the HTTP server and schedules the purges. `deadlineClock` times
+    /// the requests' deadlines (the channel's provider requests run on the same one).
     public init(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
-                logger: Logger) async throws {
+                deadlineClock: any MonotonicClock = SystemMonotonicClock(), logger: Logger) async throws {
         let clock = OffsetClock(scheduler.clock, offsetMs: configuration.testClockOffsetMs)
         let storage = try await RelayStorage.open(configuration, clock: clock, logger: logger)
         let service = RelayService(configuration: configuration, store: storage.bindings, channel: channel,
-                                   clock: clock, logger: logger, replay: storage.replay)
+                                   clock: clock, deadlineClock: deadlineClock, logger: logger, replay: storage.replay)
         let gateway: RelayGateway?
         do {
             gateway = try await RelayGateway.start(configuration: configuration, channel: channel, scheduler: scheduler,

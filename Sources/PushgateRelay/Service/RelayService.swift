@@ -22,7 +22,8 @@ public final class RelayService: Sendable {
     /// - Parameter replay: the replay set of ``RelayStorage`` (journal or shared), or `nil` for one
     ///   in memory only.
     public init(configuration: RelayConfiguration, store: any BindingStore, channel: any DeliveryChannel,
-                clock: any WallClock = SystemClock(), logger: Logger, replay: ReplaySet? = nil) {
+                clock: any WallClock = SystemClock(), deadlineClock: any MonotonicClock = SystemMonotonicClock(),
+                logger: Logger, replay: ReplaySet? = nil) {
         self.configuration = configuration
         self.store = store
         self.channel = channel
@@ -30,7 +31,8 @@ public final class RelayService: Sendable {
         self.logger = logger
         guards = RelayGuards(configuration: configuration, replay: replay ?? ReplaySet(
             ceiling: configuration.maxReplayKeys, logger: logger, nowMs: clock.nowMilliseconds))
-        retry = ProviderRetry(requestDeadlineMs: configuration.requestDeadlineMs, gate: guards.gate, metrics: metrics)
+        retry = ProviderRetry(requestDeadlineMs: configuration.requestDeadlineMs, gate: guards.gate, metrics: metrics,
+                              clock: deadlineClock)
     }
 
     /// The route for a method and path, or `nil` (→ 404).
@@ -174,7 +176,7 @@ public final class RelayService: Sendable {
                                               threadId: request.collapseId, data: request.data)
         else { throw .invalidRequest }
         let serverId = try await authorize(request.proof, message: request.signedMessage, route: .send, client: client)
-        let expiration = APNsNotification.expiration(ttlSeconds: configuration.apns?.ttlSeconds ?? 0, nowMs: clock.nowMilliseconds)
+        let expiration = APNsNotification.expiration(ttlSeconds: configuration.apnsTTLSeconds, nowMs: clock.nowMilliseconds)
         let bundleId = configuration.bundleId
         let rows = try await deliver(request.tokens, kind: .alert, serverId: serverId, environment: request.environment,
                                      startedAtMs: startedAtMs) { token in
@@ -197,9 +199,7 @@ public final class RelayService: Sendable {
         let serverId = try await authorize(request.proof, message: request.signedMessage, route: .liveActivity, client: client)
         let bundleId = configuration.bundleId
         let priority = request.priority
-        // An update is worth delivering until it goes stale, an end until its dismissal date.
-        let expiration = APNsNotification.expiration(until: push.event == .end ? push.dismissalDate : push.staleDate,
-                                                     ttlSeconds: configuration.apns?.ttlSeconds ?? 0, nowMs: nowMs)
+        let expiration = APNsNotification.expiration(of: push, ttlSeconds: configuration.apnsTTLSeconds, nowMs: nowMs)
         let rows = try await deliver(push.tokens, kind: .liveActivity, serverId: serverId, environment: request.environment,
                                      startedAtMs: startedAtMs) { token in
             try APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload, priority: priority,
@@ -308,8 +308,8 @@ public final class RelayService: Sendable {
     private func deliverOne(_ notification: APNsNotification, environment: APNsEnvironment,
                             kind: BindingKind, serverId: String, startedAtMs: Int64) async -> ResultRow {
         let token = notification.deviceToken
-        let outcome = await retry.run(startedAtMs: startedAtMs, attemptDeadlineMs: channel.attemptDeadlineMs,
-                                      hasCollapseId: notification.collapseId != nil) {
+        let outcome = await retry.run(startedAtMs: startedAtMs, attemptTimeoutMs: channel.requestTimeoutMilliseconds,
+                                      replacesDuplicates: notification.collapseId != nil) {
             await self.channel.deliver(notification, environment: environment)
         }
         guard let outcome else {

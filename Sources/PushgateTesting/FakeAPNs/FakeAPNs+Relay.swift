@@ -5,6 +5,13 @@ extension FakeAPNs {
     /// certificate as the extra CA, and the provider key the fake was configured to trust.
     public func relayEnvironment(apnsKey: P256PrivateKey, keyId: String, teamId: String, bundleId: String,
                                  caFile: String, databasePath: String) throws -> [String: String] {
+        try Self.relayEnvironment(origin: origin, apnsKey: apnsKey, keyId: keyId, teamId: teamId, bundleId: bundleId,
+                                  caFile: caFile, databasePath: databasePath)
+    }
+
+    /// The same settings for a fake APNs at `origin` in another process (`pushgate fake-apns`).
+    public static func relayEnvironment(origin: String, apnsKey: P256PrivateKey, keyId: String, teamId: String,
+                                        bundleId: String, caFile: String, databasePath: String) throws -> [String: String] {
         [
             "PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DATABASE_PATH": databasePath,
             "PUSHGATE_RELAY_APNS_KEY_ID": keyId, "PUSHGATE_RELAY_APNS_TEAM_ID": teamId,

@@ -66,7 +66,7 @@ public final class PostgreSQLTestServer: Sendable {
         let arguments = [installation.binary("createdb"), "-h", directory, "-p", "\(port)", "-U", Self.user] + locale + [name]
         let directory = directory
         try await onOwnThread {
-            try ChildProcess.run(arguments, environment: Self.environment, directory: directory, log: directory + "/createdb.log")
+            try PostgreSQLProcess.run(arguments, environment: Self.environment, directory: directory, log: directory + "/createdb.log")
         }
         return url(database: name)
     }
@@ -88,7 +88,7 @@ public final class PostgreSQLTestServer: Sendable {
         if let owner = installation.owner, chown(directory, owner.uid, owner.gid) != 0 {
             throw ChildProcessError(command: "chown \(directory)", reason: String(cString: strerror(errno)))
         }
-        try ChildProcess.run(installation.launcher + [installation.binary("initdb"), "-D", directory + "/data", "-U", user,
+        try PostgreSQLProcess.run(installation.launcher + [installation.binary("initdb"), "-D", directory + "/data", "-U", user,
                                                       "--auth=trust", "--no-sync", "--locale=C", "--encoding=UTF8"],
                              environment: environment, directory: directory, log: directory + "/initdb.log")
         let port = try freePort()
@@ -142,13 +142,5 @@ public final class PostgreSQLTestServer: Sendable {
         }
         guard bound else { throw ChildProcessError(command: "bind", reason: String(cString: strerror(errno))) }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
-/// Runs blocking `work` (child processes, libpq calls) on a new thread and waits for it
-/// without holding a cooperative-pool thread.
-public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }

@@ -68,9 +68,10 @@ final class ServerOwner: Sendable {
     var recentLog: String { state.withLock { $0.lines.joined(separator: "\n") } }
 
     private func run(_ command: [String], environment: [String: String], directory: String) {
-        let process: ChildProcess
+        let process: PostgreSQLProcess
         do {
-            process = try ChildProcess(command, environment: environment, directory: directory, output: .pipe, newProcessGroup: true)
+            process = try PostgreSQLProcess(command, environment: environment, directory: directory, output: .pipe,
+                                            newProcessGroup: true)
         } catch {
             state.withLock { $0.failure = "\(error)" }
             ready.signal()

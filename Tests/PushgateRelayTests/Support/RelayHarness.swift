@@ -42,10 +42,10 @@ final class RelayHarness: Sendable {
         self.environment = environment
         let configuration = try RelayConfiguration(arguments: [], environment: environment)
         let logger = Logger(component: "relay", minimumLevel: .debug, sink: logs)
+        let deadlineClock: any MonotonicClock = realDeadlines ? SystemMonotonicClock() : clock
         relay = try await RelayServer(configuration: configuration,
-                                      channel: configuration.makeChannel(clock: clock, deadlineClock: realDeadlines ? SystemMonotonicClock() : clock,
-                                                                        logger: logger),
-                                      scheduler: scheduler, logger: logger)
+                                      channel: configuration.makeChannel(clock: clock, deadlineClock: deadlineClock, logger: logger),
+                                      scheduler: scheduler, deadlineClock: deadlineClock, logger: logger)
     }
 
     /// A host with a fresh identity (or the given key) talking to this relay.

@@ -1,13 +1,14 @@
 import Foundation
 
-/// A child process started with `posix_spawn`, for the test PostgreSQL server. Every method
-/// blocks: callers run them on a thread of their own.
-struct ChildProcess {
+/// A child process started with `posix_spawn` for the test PostgreSQL server (`initdb`,
+/// `createdb`, `postgres`): its output goes to a log file or one pipe, and it runs in a
+/// directory of its own. Every method blocks: callers run them on a thread of their own.
+struct PostgreSQLProcess {
     /// Where the child's standard output and error go.
     enum Output {
         /// Appended to this file.
         case file(String)
-        /// A pipe; the parent reads ``ChildProcess/outputFD``.
+        /// A pipe; the parent reads ``PostgreSQLProcess/outputFD``.
         case pipe
     }
 
@@ -65,18 +66,11 @@ struct ChildProcess {
 
     /// Runs a command to its end; throws with the tail of `log` when it fails.
     static func run(_ arguments: [String], environment: [String: String], directory: String, log: String) throws {
-        let status = try ChildProcess(arguments, environment: environment, directory: directory, output: .file(log)).wait()
+        let status = try PostgreSQLProcess(arguments, environment: environment, directory: directory, output: .file(log)).wait()
         guard status == 0 else {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             throw ChildProcessError(command: arguments.joined(separator: " "),
                                     reason: "exit status \(status): \(text.suffix(2_000))")
         }
     }
-}
-
-/// A test helper process could not be started or failed.
-public struct ChildProcessError: Error, CustomStringConvertible, Sendable {
-    public let command: String
-    public let reason: String
-    public var description: String { "\(command) failed: \(reason)" }
 }
