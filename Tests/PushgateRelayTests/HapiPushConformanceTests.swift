@@ -161,7 +161,7 @@ import Testing
     }
 
     @Test func withTrustProxyEachForwardedAddressHasItsOwnBucket() async throws {
-        let harness = try await HapiPushHarness(settings: ["TRUST_PROXY": "true"], fcm: false)
+        let harness = try await HapiPushHarness(settings: ["TRUST_PROXY_HOPS": "1"], fcm: false)
         for _ in 0..<300 { #expect(try await harness.push(HapiPushHarness.body(token: TestToken.make()), headers: ["x-forwarded-for": "203.0.113.7"]).status == 200) }
         #expect(try await harness.push(HapiPushHarness.body(token: TestToken.make()), headers: ["x-forwarded-for": "203.0.113.7"]).status == 429)
         #expect(try await harness.push(HapiPushHarness.body(token: TestToken.make()), headers: ["x-forwarded-for": "203.0.113.8"]).status == 200)

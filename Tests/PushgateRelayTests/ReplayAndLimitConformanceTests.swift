@@ -104,7 +104,7 @@ import PushgateProviders
     }
 
     @Test func oneTrustedHopKeysOnTheRightmostForwardedAddress() async throws {
-        let harness = try await RelayHarness(settings: ["TRUST_PROXY": "true", "REGISTER_LIMIT_PER_MINUTE": "1"])
+        let harness = try await RelayHarness(settings: ["TRUST_PROXY_HOPS": "1", "REGISTER_LIMIT_PER_MINUTE": "1"])
         let key = P256PrivateKey()
         func register(_ forwarded: String?) async throws -> Int {
             let body = try RelayRequestSigner(key: key).registerToken(TestToken.make(), ts: harness.clock.nowMilliseconds)
@@ -121,7 +121,7 @@ import PushgateProviders
     }
 
     @Test func perServerLimitSpansAddressesAndIsIndependentOfPerIPLimits() async throws {
-        let harness = try await RelayHarness(settings: ["TRUST_PROXY": "true", "SERVER_SEND_LIMIT_PER_MINUTE": "3"])
+        let harness = try await RelayHarness(settings: ["TRUST_PROXY_HOPS": "1", "SERVER_SEND_LIMIT_PER_MINUTE": "3"])
         let host = harness.host()
         let token = TestToken.make()
         _ = try await host.registerToken(token)

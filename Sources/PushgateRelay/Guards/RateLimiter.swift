@@ -6,7 +6,7 @@ import Synchronization
 /// - Important: at most `maxKeys` keys are tracked; when full, keys with no request inside the
 ///   window go first, then the least recently used: a flood of new keys makes the limiter forget
 ///   old ones (they come back with a fresh budget), it never locks a newcomer out
-///   (docs/security.md, "Outside these attacks").
+///   (docs/security.md, M1).
 public final class RateLimiter: Sendable {
     /// The last `limit` allowed request times of one key, oldest first from `next`.
     private struct Ring {
