@@ -10,15 +10,17 @@
 
 /* Fixed-arity wrappers for libmicrohttpd's variadic functions, which Swift cannot import. */
 
-/* Starts a daemon. The request-completed and connection callbacks get `context` too; every
-   other option comes from `options`, an array ended by an MHD_OPTION_END item. */
+/* Starts a daemon. The accept-policy (may be NULL), request-completed and connection callbacks
+   get `context` too; every other option comes from `options`, an array ended by an
+   MHD_OPTION_END item. */
 static inline struct MHD_Daemon *pg_mhd_start_daemon(unsigned int flags,
+                                                     MHD_AcceptPolicyCallback accept,
                                                      MHD_AccessHandlerCallback handler,
                                                      void *context,
                                                      MHD_RequestCompletedCallback completed,
                                                      MHD_NotifyConnectionCallback connection,
                                                      const struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+    return MHD_start_daemon(flags, 0, accept, context, handler, context,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_NOTIFY_CONNECTION, connection, context,
                             MHD_OPTION_ARRAY, (struct MHD_OptionItem *)options,

@@ -4,12 +4,12 @@ import PushgateCore
 /// a fake APNs, as hapi hosts send them (one encrypted envelope to one iOS token each).
 ///
 /// The relay limits each client IP to 300 and each token to 30 requests a minute, so the
-/// relay runs with `--trust-proxy` and every request carries an `X-Forwarded-For`: requests
+/// relay runs with `--trust-proxy-hops 1` and every request carries an `X-Forwarded-For`: requests
 /// cycle over enough addresses (≤ 250 each) and random tokens (≤ 25 each) that no bucket
 /// empties and every answer must be 200. Bodies are built beforehand; each of `concurrency`
 /// threads posts on one keep-alive connection (``BenchHTTPLoad``).
 enum BenchHapiPushSuite {
-    static let usage = "pushgate bench hapi-push --relay http://IPV4:PORT --requests M --concurrency C   (relay with --trust-proxy)"
+    static let usage = "pushgate bench hapi-push --relay http://IPV4:PORT --requests M --concurrency C   (relay with --trust-proxy-hops 1)"
 
     static func run(_ arguments: inout ArgumentList, report: (BenchFigure) -> Void) throws {
         let (host, port) = try BenchHTTPConnection.address(of: arguments.requiredOption("relay"))

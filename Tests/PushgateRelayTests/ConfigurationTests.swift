@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateHTTP
 import PushgateStore
 import Testing
 @testable import PushgateRelay
@@ -41,6 +42,31 @@ import Testing
         #expect(config.warnings.count == 2)
         #expect(config.warnings.allSatisfy { $0.contains("is ignored") })
         #expect(config.maxReplayKeys == 200_000)
+    }
+
+    @Test func clientAddressSettingsAndTheirFallbacks() throws {
+        let defaults = try RelayConfiguration(arguments: ["--dry-run"], environment: [:])
+        #expect(defaults.clientAddresses == ClientAddressPolicy() && defaults.clientAddresses.ipv6PrefixBits == 64)
+        #expect(defaults.maxConnectionsPerIP == 64 && defaults.rateLimitMaxKeys == nil)
+        let set = try RelayConfiguration(arguments: ["--dry-run", "--trust-proxy-hops", "2", "--ipv6-prefix-bits", "48",
+                                                     "--trusted-proxy-addresses", "10.0.0.0/8, 2001:db8::/32",
+                                                     "--max-connections", "256", "--rate-limit-max-keys", "200"], environment: [:])
+        #expect(set.clientAddresses.trustedProxyHops == 2 && set.clientAddresses.ipv6PrefixBits == 48)
+        #expect(set.clientAddresses.trustedProxies?.map(\.description) == ["10.0.0.0/8", "2001:db8::/32"])
+        #expect(set.maxConnectionsPerIP == 4 && set.rateLimitMaxKeys == 200)
+        #expect(set.warnings.count == 1 && set.warnings[0].contains("tests only"))
+        let legacy = try RelayConfiguration(arguments: ["--dry-run", "--trust-proxy"], environment: [:])
+        #expect(legacy.clientAddresses.trustedProxyHops == 1)
+        #expect(legacy.warnings.contains { $0.contains("TRUST_PROXY_HOPS") } && legacy.warnings.contains { $0.contains("any peer") })
+        let gateway = try RelayConfiguration(arguments: ["--dry-run"], environment: [
+            "PUSHGATE_GATEWAY_PUBLIC_URL": "http://127.0.0.1:8788", "PUSHGATE_GATEWAY_TRUSTED_PROXY_HOPS": "3"])
+        #expect(gateway.clientAddresses.trustedProxyHops == 3, "the gateway's hops when TRUST_PROXY_HOPS is unset")
+        for (name, value) in [("TRUST_PROXY_HOPS", "9"), ("IPV6_PREFIX_BITS", "31"), ("TRUSTED_PROXY_ADDRESSES", "10.0.0.0/33"),
+                              ("TRUSTED_PROXY_ADDRESSES", ","), ("RATE_LIMIT_MAX_KEYS", "0")] {
+            #expect(throws: ConfigurationError.self, "\(name)=\(value)") {
+                try RelayConfiguration(arguments: ["--dry-run"], environment: ["PUSHGATE_RELAY_" + name: value])
+            }
+        }
     }
 
     @Test func bindingCapsAreReadInTheirUnits() throws {

@@ -80,7 +80,7 @@ import PushgateTesting
 
     // §12 line 17
     @Test func sixtyFourDevicesPerHostEvenUnderConcurrency() async throws {
-        let harness = try await GatewayHarness()
+        let harness = try await GatewayHarness(relaySettings: ["MAX_CONNECTIONS_PER_IP": "4096"])
         let session = try await harness.handshake(try harness.newHost())
         var ids: [String] = []
         for index in 0..<64 { ids.append(try await harness.register(GatewayHarness.device("phone-\(index)"), session: session)) }

@@ -146,7 +146,7 @@ import PushgateCore
 
     // §12 line 24
     @Test func fanOutCountsPerRegistrationAndConcurrentSendsQueueExactlySixty() async throws {
-        let harness = try await GatewayHarness()
+        let harness = try await GatewayHarness(relaySettings: ["MAX_CONNECTIONS_PER_IP": "4096"])
         let session = try await harness.handshake(try harness.newHost())
         var ids: [String] = []
         for index in 0..<3 { ids.append(try await harness.register(GatewayHarness.device("p\(index)"), session: session)) }

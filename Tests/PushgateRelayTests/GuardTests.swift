@@ -78,15 +78,6 @@ import Testing
     }
 }
 
-@Suite struct ClientGroupTests {
-    @Test func ipv4StaysIPv6GoesByItsSlash64AndMappedIPv4IsIPv4() {
-        #expect(ClientAddress.group("203.0.113.7") == "203.0.113.7")
-        #expect(ClientAddress.group("::ffff:203.0.113.7") == "203.0.113.7")
-        #expect(ClientAddress.group("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
-        #expect(ClientAddress.group("2001:db8:1:2::9") == ClientAddress.group("2001:db8:1:2:ffff::1"))
-    }
-}
-
 @Suite struct RegisterSuffixTests {
     @Test func theSuffixesAreThoseOfEveryRegisterMessage() {
         #expect(RegisterRequest.signedSuffixes == ["ios", "ios.unregister", "android", "android.unregister", "ios.liveactivity"])

@@ -161,11 +161,12 @@ import Testing
     }
 
     @Test func withTrustProxyEachForwardedAddressHasItsOwnBucket() async throws {
-        let harness = try await HapiPushHarness(settings: ["TRUST_PROXY": "true"], fcm: false)
+        let harness = try await HapiPushHarness(settings: ["TRUST_PROXY_HOPS": "1"], fcm: false)
         for _ in 0..<300 { #expect(try await harness.push(HapiPushHarness.body(token: TestToken.make()), headers: ["x-forwarded-for": "203.0.113.7"]).status == 200) }
         #expect(try await harness.push(HapiPushHarness.body(token: TestToken.make()), headers: ["x-forwarded-for": "203.0.113.7"]).status == 429)
         #expect(try await harness.push(HapiPushHarness.body(token: TestToken.make()), headers: ["x-forwarded-for": "203.0.113.8"]).status == 200)
-        // Not one valid address: the socket peer's bucket, still full.
+        // One trusted hop: the rightmost address, whatever the caller wrote to its left.
+        #expect(try await harness.push(HapiPushHarness.body(token: TestToken.make()), headers: ["x-forwarded-for": "203.0.113.8, 203.0.113.7"]).status == 429)
         #expect(try await harness.push(HapiPushHarness.body(token: TestToken.make()), headers: ["x-forwarded-for": "203.0.113.7, 1.2.3.4"]).status == 200)
         await harness.stop()
     }

@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func a1000RequestBurstFromOneAddressPasses300() async throws {
-        let harness = try await HapiPushHarness(settings: ["MAX_IN_FLIGHT": "1000"], fcm: false)
+        let harness = try await HapiPushHarness(settings: ["MAX_IN_FLIGHT": "1000", "MAX_CONNECTIONS_PER_IP": "4096"], fcm: false)
         let tokens = (0..<1000).map { _ in TestToken.make() }
         let statuses = try await Self.parallel(1000, port: harness.relay.relay.port,
                                                body: { HapiPushHarness.body(token: tokens[$0]) }, headers: { _ in [] })
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func a1000RequestBurstToOneTokenFromManyAddressesPasses30() async throws {
-        let harness = try await HapiPushHarness(settings: ["MAX_IN_FLIGHT": "1000", "TRUST_PROXY": "true"])
+        let harness = try await HapiPushHarness(settings: ["MAX_IN_FLIGHT": "1000", "TRUST_PROXY_HOPS": "1", "MAX_CONNECTIONS_PER_IP": "4096"])
         let statuses = try await Self.parallel(
             1000, port: harness.relay.relay.port,
             body: { _ in HapiPushHarness.body(platform: "android", token: "one-device", collapseId: nil) },

@@ -13,7 +13,7 @@ import Synchronization
     static let generousLimits = [
         "REGISTER_LIMIT_PER_MINUTE": "1000000", "SEND_LIMIT_PER_MINUTE": "1000000",
         "SERVER_SEND_LIMIT_PER_MINUTE": "1000000", "MAX_REPLAY_KEYS": "1000000", "MAX_IN_FLIGHT": "1000",
-        "NEW_TOKENS_PER_IP_PER_HOUR": "1000000",
+        "NEW_TOKENS_PER_IP_PER_HOUR": "1000000", "MAX_CONNECTIONS_PER_IP": "4096",
     ]
 
     @Test func malformedHTTPIsRefusedAndTheRelayKeepsServing() async throws {

@@ -49,13 +49,17 @@ final class ConnectionState: @unchecked Sendable {
     let socket: Int32
     /// The peer's IP address in text form.
     let peerAddress: String
+    /// The client this connection counts against for the per-IP cap; `nil` when not counted.
+    let cappedClient: IPAddress?
     /// The request on this connection.
     let slot: Mutex<RequestSlot>
 
-    init(connection: OpaquePointer, socket: Int32, peerAddress: String, deadline: ContinuousClock.Instant) {
+    init(connection: OpaquePointer, socket: Int32, peerAddress: String, cappedClient: IPAddress?,
+         deadline: ContinuousClock.Instant) {
         self.connection = connection
         self.socket = socket
         self.peerAddress = peerAddress
+        self.cappedClient = cappedClient
         var slot = RequestSlot()
         slot.deadline = deadline
         self.slot = Mutex(slot)

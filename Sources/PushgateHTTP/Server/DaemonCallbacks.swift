@@ -3,6 +3,12 @@ import CMicroHTTPD
 /// The C callbacks handed to libmicrohttpd. They capture nothing: the daemon context is the
 /// ``ServerCore`` and each connection's context its ``ConnectionState``.
 enum DaemonCallbacks {
+    /// Asked before a new connection is set up: refuses a client at its connection cap.
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { context, address, _ in
+        guard let context, let address else { return .NO }
+        return Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().admits(address) ? .YES : .NO
+    }
+
     /// Every step of every request.
     static let access: MHD_AccessHandlerCallback = { context, connection, url, method, _, upload, uploadSize, requestContext in
         guard let context, let connection, let url, let method, let uploadSize, let requestContext else { return .NO }

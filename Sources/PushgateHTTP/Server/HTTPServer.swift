@@ -78,12 +78,14 @@ public final class HTTPServer: Sendable {
             var options = [
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
-                MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
             ]
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeBufferPointer { options in
-                (pg_mhd_start_daemon(flags, DaemonCallbacks.access, context, DaemonCallbacks.requestCompleted,
+                // The per-IP cap is the accept policy's: libmicrohttpd's own counts each IPv6
+                // address apart and knows no proxies (``ConnectionsPerClient``).
+                (pg_mhd_start_daemon(flags, configuration.perIPConnectionLimit > 0 ? DaemonCallbacks.acceptPolicy : nil,
+                                     DaemonCallbacks.access, context, DaemonCallbacks.requestCompleted,
                                      DaemonCallbacks.connection, options.baseAddress), errno)
             }
         }

@@ -30,8 +30,14 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestTimeout: Duration
     /// The most open connections; the excess is closed at once.
     public var connectionLimit: Int
-    /// The most open connections from one peer IP; 0 means no per-IP limit.
+    /// The most open connections from one client IP; 0 means no per-IP limit.
     public var perIPConnectionLimit: Int
+    /// How many leading bits of an IPv6 peer make one client for ``perIPConnectionLimit``
+    /// (128: each address is a client of its own).
+    public var clientIPv6PrefixBits = 128
+    /// Peers ``perIPConnectionLimit`` does not apply to: proxies in front, each of which carries
+    /// many clients' connections.
+    public var uncappedPeers: [IPNetwork] = []
     /// The largest request body accepted; larger ones get ``payloadTooLargeResponse`` and are not buffered.
     public var maxBodyBytes: Int
     /// The response for a body over ``maxBodyBytes`` (default: 413, empty body).
@@ -77,6 +83,7 @@ public struct HTTPServerConfiguration: Sendable {
         try require(requestTimeout >= .milliseconds(100), "requestTimeout", "at least 100 ms")
         try require(connectionLimit >= 1, "connectionLimit", "at least 1")
         try require(perIPConnectionLimit >= 0, "perIPConnectionLimit", "0 or more")
+        try require((1...128).contains(clientIPv6PrefixBits), "clientIPv6PrefixBits", "1 to 128")
         try require(maxBodyBytes >= 0, "maxBodyBytes", "0 or more")
         try require(routeBodyLimits.values.allSatisfy { $0.maxBytes >= 0 }, "routeBodyLimits", "0 or more bytes each")
     }

@@ -1,5 +1,8 @@
 import CMicroHTTPD
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The server's shared state and request flow. libmicrohttpd's callbacks reach it through an
 /// `Unmanaged` pointer that ``HTTPServer`` retains for the daemon's life.
@@ -29,6 +32,8 @@ final class ServerCore: Sendable {
     private let resumed: @Sendable () -> Void
     let inFlight = InFlightTracker()
     private let connections = ConnectionRegistry()
+    /// `nil` without a per-IP connection cap.
+    private let connectionsPerClient: ConnectionsPerClient?
     private let stopping = Atomic<Bool>(false)
     private let quiescing = Atomic<Bool>(false)
 
@@ -39,6 +44,10 @@ final class ServerCore: Sendable {
         self.router = router
         self.preBody = preBody
         self.onResponse = onResponse
+        connectionsPerClient = configuration.perIPConnectionLimit > 0
+            ? ConnectionsPerClient(limit: configuration.perIPConnectionLimit, ipv6PrefixBits: configuration.clientIPv6PrefixBits,
+                                   uncapped: configuration.uncappedPeers)
+            : nil
     }
 
     /// Bytes of an over-cap chunked body read and thrown away before the connection is cut:
@@ -222,16 +231,25 @@ final class ServerCore: Sendable {
 
     /// A connection was accepted: its state, registered for the deadline sweep and `stop()`.
     func connectionStarted(_ connection: OpaquePointer) -> ConnectionState {
-        let peer = pg_mhd_client_address(connection).flatMap(SocketAddress.numericHost(of:)) ?? "unknown"
+        let address = pg_mhd_client_address(connection)
+        let peer = address.flatMap(SocketAddress.numericHost(of:)) ?? "unknown"
+        let client = address.flatMap { connectionsPerClient?.client(of: $0) }
+        if let client { connectionsPerClient?.opened(client) }
         let state = ConnectionState(
             connection: connection, socket: pg_mhd_connection_socket(connection), peerAddress: peer,
-            deadline: .now + configuration.requestTimeout)
+            cappedClient: client, deadline: .now + configuration.requestTimeout)
         connections.insert(state)
         return state
     }
 
     /// A connection is about to be closed (its socket is still open).
-    func connectionClosed(_ state: ConnectionState) { connections.remove(state) }
+    func connectionClosed(_ state: ConnectionState) {
+        connections.remove(state)
+        if let client = state.cappedClient { connectionsPerClient?.closed(client) }
+    }
+
+    /// Whether a new connection from `peer` stays within the per-IP connection cap.
+    func admits(_ peer: UnsafePointer<sockaddr>) -> Bool { connectionsPerClient?.admits(peer) ?? true }
 
     /// A request ended (answered, or cut off): the connection waits for the next one.
     func requestCompleted(_ state: ConnectionState) {

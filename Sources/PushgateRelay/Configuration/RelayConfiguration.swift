@@ -22,7 +22,8 @@ public struct RelayConfiguration: Sendable {
 
     public var host: String = "127.0.0.1"
     public var port: Int = 8788
-    public var trustProxy = false
+    /// How clients are told apart: proxy hops, trusted proxies, the IPv6 prefix (docs/relay.md "Client address").
+    public var clientAddresses = ClientAddressPolicy()
     public var databasePath = "./data/relay.sqlite"
     /// Switches the store (and the replay set) to PostgreSQL; prints without its password.
     public var databaseURL: PostgreSQLURL?
@@ -51,8 +52,11 @@ public struct RelayConfiguration: Sendable {
     public var apnsTTLSeconds = APNsNotification.defaultTTLSeconds
     /// Open connections the HTTP server accepts in all (Pushgate extension).
     public var maxConnections = 4_096
-    /// Open connections from one client IP (Pushgate extension; a proxy in front counts as one IP).
-    public var maxConnectionsPerIP = 1_024
+    /// Open connections from one client IP (Pushgate extension; by default 1/64 of ``maxConnections``;
+    /// peers in `TRUSTED_PROXY_ADDRESSES` are exempt).
+    public var maxConnectionsPerIP = 64
+    /// Keys each rate limiter tracks, instead of its own default (tests only).
+    public var rateLimitMaxKeys: Int?
     /// The app's bundle id: the APNs topic of alerts (`APNS_BUNDLE_ID`; optional in dry-run mode).
     public var bundleId = "dev.pushgate.dry-run"
     /// APNs settings; `nil` when ``dryRun`` is on.
@@ -78,11 +82,11 @@ public struct RelayConfiguration: Sendable {
     ]
 
     private static let settingNames: Set<String> = [
-        "HOST", "PORT", "TRUST_PROXY", "DATABASE_PATH", "DATABASE_URL", "TIMESTAMP_SKEW_MS", "REPLAY_MS",
+        "HOST", "PORT", "DATABASE_PATH", "DATABASE_URL", "TIMESTAMP_SKEW_MS", "REPLAY_MS",
         "MAX_REPLAY_ENTRIES", "MAX_REPLAY_KEYS", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "REGISTER_LIMIT_PER_MINUTE",
         "SEND_LIMIT_PER_MINUTE", "SERVER_SEND_LIMIT_PER_MINUTE", "MAX_TOKENS", "MAX_TOKENS_PER_HOST",
         "NEW_TOKENS_PER_IP_PER_HOUR", "BINDING_TTL_DAYS", "BINDING_PROTECT_HOURS", "NEW_BINDINGS_PER_TOKEN_PER_DAY",
-        "TEST_CLOCK_OFFSET_MS", "MAX_IN_FLIGHT", "REQUEST_DEADLINE_MS", "APNS_KEY_ID", "APNS_TEAM_ID",
+        "TEST_CLOCK_OFFSET_MS", "RATE_LIMIT_MAX_KEYS", "MAX_IN_FLIGHT", "REQUEST_DEADLINE_MS", "APNS_KEY_ID", "APNS_TEAM_ID",
         "APNS_P8", "APNS_P8_PATH", "APNS_BUNDLE_ID", "APNS_HOST_PRODUCTION", "APNS_HOST_SANDBOX",
         "APNS_CA_FILE", "APNS_TTL_SECONDS", "DRY_RUN", "DRY_RUN_LOG",
     ]
@@ -90,7 +94,8 @@ public struct RelayConfiguration: Sendable {
     /// Resolves flags over `PUSHGATE_RELAY_*` environment over defaults, and validates.
     public init(arguments: [String], environment: [String: String]) throws(ConfigurationError) {
         let source = try SettingsSource(arguments: arguments, environment: environment, switchNames: ["dry-run", "trust-proxy"])
-        if let unknown = source.unknownFlags(known: Self.settingNames.union(HapiPushSettings.settingNames)).first {
+        if let unknown = source.unknownFlags(known: Self.settingNames.union(HapiPushSettings.settingNames)
+                                                         .union(ClientAddressPolicy.settingNames)).first {
             throw ConfigurationError(setting: "--\(unknown)", problem: "is not a relay setting (see docs/relay.md)")
         }
         // A command line is visible to every local user (`ps`); the environment is not.
@@ -100,7 +105,6 @@ public struct RelayConfiguration: Sendable {
         }
         host = source.value("HOST") ?? host
         port = try source.integer("PORT", default: port, in: 0...65_535)
-        trustProxy = try source.bool("TRUST_PROXY")
         databasePath = source.value("DATABASE_PATH") ?? databasePath
         if let url = source.value("DATABASE_URL") {
             do {
@@ -133,17 +137,22 @@ public struct RelayConfiguration: Sendable {
         if testClockOffsetMs != 0 {
             warnings.append("\(SettingsSource.displayName("TEST_CLOCK_OFFSET_MS")) moves the relay's clock; it is for tests only")
         }
+        if source.value("RATE_LIMIT_MAX_KEYS") != nil {
+            rateLimitMaxKeys = try source.integer("RATE_LIMIT_MAX_KEYS", default: 0, in: 1...1_000_000)
+            warnings.append("\(SettingsSource.displayName("RATE_LIMIT_MAX_KEYS")) shrinks the rate limiters; it is for tests only")
+        }
         maxInFlight = try source.integer("MAX_IN_FLIGHT", default: maxInFlight, in: 1...10_000)
         requestDeadlineMs = Int64(try source.integer("REQUEST_DEADLINE_MS", default: Int(requestDeadlineMs), in: 100...60_000))
         apnsTTLSeconds = try source.integer("APNS_TTL_SECONDS", default: apnsTTLSeconds, in: 0...APNsNotification.maxTTLSeconds)
         maxConnections = try source.integer("MAX_CONNECTIONS", default: maxConnections, in: 1...1_000_000)
-        maxConnectionsPerIP = try source.integer("MAX_CONNECTIONS_PER_IP", default: maxConnectionsPerIP, in: 1...1_000_000)
+        maxConnectionsPerIP = try source.integer("MAX_CONNECTIONS_PER_IP", default: max(1, maxConnections / 64), in: 1...1_000_000)
         dryRun = try source.bool("DRY_RUN")
         dryRunLog = source.value("DRY_RUN_LOG")
         apns = dryRun ? nil : try Self.apnsSettings(source)
         bundleId = apns?.bundleId ?? source.value("APNS_BUNDLE_ID") ?? bundleId
         hapi = try HapiPushSettings(source)
         gateway = try GatewayConfiguration.from(environment: environment, relayBundleId: bundleId)
+        clientAddresses = try ClientAddressPolicy(source, gatewayHops: gateway?.trustedProxyHops ?? 0, warnings: &warnings)
     }
 
     private static func apnsSettings(_ source: SettingsSource) throws(ConfigurationError) -> APNs {

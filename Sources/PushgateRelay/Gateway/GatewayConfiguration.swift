@@ -19,7 +19,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var fcmProjectId: String?
     /// `android.notification.channel_id` (`ANDROID_CHANNEL_ID`).
     public var androidChannelId = "orca-desktop"
-    /// Trusted proxies appending to `X-Forwarded-For` in front of the relay (`TRUSTED_PROXY_HOPS`, 0–8).
+    /// Trusted proxies appending to `X-Forwarded-For` in front of the relay (`TRUSTED_PROXY_HOPS`, 0–8):
+    /// the relay's `TRUST_PROXY_HOPS` when that is unset (``ClientAddressPolicy``).
     public var trustedProxyHops = 0
 
     public init(publicURL: String, apnsTopic: String) {

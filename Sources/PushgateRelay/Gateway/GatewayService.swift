@@ -23,14 +23,23 @@ final class GatewayService: Sendable {
     let counters: GatewayCounters
     private let metrics: RelayMetrics
     private let logger: Logger
+    /// The per-IP buckets' key when a trusted proxy's header names too few addresses (§9).
+    static let unknownClient = "unknown"
     /// §9: challenge and session share one bucket per client IP (30, refilled 30 per 60 s).
-    private let handshakeBucket = TokenBucketLimiter(capacity: 30, refillPerMinute: 30, maxKeys: 10_000)
+    private let handshakeBucket: TokenBucketLimiter
     /// §9 (recommended): a separate 240-per-minute bucket per IP in front of the bearer lookup.
-    private let authenticatedBucket = TokenBucketLimiter(capacity: 240, refillPerMinute: 240, maxKeys: 10_000)
+    private let authenticatedBucket: TokenBucketLimiter
+    private let clients: ClientAddressPolicy
     private let relayReady: @Sendable () -> Bool
 
-    init(configuration: GatewayConfiguration, store: any GatewayStore, clock: any WallClock, coalescer: GatewayCoalescer,
-         counters: GatewayCounters, metrics: RelayMetrics, logger: Logger, relayReady: @escaping @Sendable () -> Bool) {
+    /// `clients` and `maxKeys` are the relay's: one client address rule for every route, and
+    /// the keys each bucket set tracks (10 000 unless `RATE_LIMIT_MAX_KEYS` says otherwise).
+    init(configuration: GatewayConfiguration, clients: ClientAddressPolicy, maxKeys: Int?, store: any GatewayStore,
+         clock: any WallClock, coalescer: GatewayCoalescer, counters: GatewayCounters, metrics: RelayMetrics, logger: Logger,
+         relayReady: @escaping @Sendable () -> Bool) {
+        handshakeBucket = TokenBucketLimiter(capacity: 30, refillPerMinute: 30, maxKeys: maxKeys ?? 10_000)
+        authenticatedBucket = TokenBucketLimiter(capacity: 240, refillPerMinute: 240, maxKeys: maxKeys ?? 10_000)
+        self.clients = clients
         self.configuration = configuration
         self.store = store
         self.clock = clock
@@ -52,8 +61,7 @@ final class GatewayService: Sendable {
 
     private func refusalBeforeBody(route: GatewayRoute, peer: String, headers: HTTPHeaders) -> RelayError? {
         guard route.isHandshake || route.isAuthenticated else { return nil }
-        let ip = GatewayClientIP.resolve(peer: peer, forwardedFor: headers["x-forwarded-for"],
-                                         trustedHops: configuration.trustedProxyHops)
+        let ip = clients.client(peer: peer, headers: headers, tooFewForwarded: Self.unknownClient)
         let bucket = route.isHandshake ? handshakeBucket : authenticatedBucket
         guard bucket.take(ip, nowMs: clock.nowMilliseconds) else {
             counters.count(.ipRateLimited)

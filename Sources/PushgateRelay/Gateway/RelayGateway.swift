@@ -44,7 +44,8 @@ public final class RelayGateway: Sendable {
         self.store = store
         self.android = android
         self.logger = logger
-        service = GatewayService(configuration: settings, store: store, clock: scheduler.clock, coalescer: coalescer,
+        service = GatewayService(configuration: settings, clients: relay.configuration.clientAddresses,
+                                 maxKeys: relay.configuration.rateLimitMaxKeys, store: store, clock: scheduler.clock, coalescer: coalescer,
                                  counters: counters, metrics: relay.metrics, logger: logger, relayReady: { relay.isReady })
         let maintenance = maintenance
         let clock = scheduler.clock

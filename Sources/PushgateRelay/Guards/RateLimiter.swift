@@ -6,7 +6,7 @@ import Synchronization
 /// - Important: at most `maxKeys` keys are tracked; when full, keys with no request inside the
 ///   window go first, then the least recently used: a flood of new keys makes the limiter forget
 ///   old ones (they come back with a fresh budget), it never locks a newcomer out
-///   (docs/security.md, "Outside these attacks").
+///   (docs/security.md, M1).
 public final class RateLimiter: Sendable {
     /// The last `limit` allowed request times of one key, oldest first from `next`.
     private struct Ring {
@@ -34,14 +34,18 @@ public final class RateLimiter: Sendable {
     private let maxKeys: Int
     private let state = Mutex(State())
 
+    /// Keys tracked unless told otherwise (`RATE_LIMIT_MAX_KEYS` shrinks it in tests).
+    public static let defaultMaxKeys = 10_000
+
     /// A limiter allowing `limit` requests per `windowMs` for each key.
-    public init(limit: Int, windowMs: Int64 = 60_000, maxKeys: Int = 10_000) {
+    public init(limit: Int, windowMs: Int64 = 60_000, maxKeys: Int = defaultMaxKeys) {
         self.limit = limit
         self.windowMs = windowMs
         self.maxKeys = maxKeys
     }
 
-    /// Counts one request for `key` at `nowMs`; `false` means over the limit (or no room for a new key).
+    /// Counts one request for `key` at `nowMs`; `false` means over the limit. A new key always
+    /// finds room: at `maxKeys` the least recently used keys make way for it.
     public func allow(_ key: String, nowMs: Int64) -> Bool {
         state.withLock { state in
             if state.rings[key] == nil, state.rings.count >= maxKeys { makeRoom(&state, nowMs: nowMs) }

@@ -22,15 +22,18 @@ final class TokenBucketLimiter: Sendable {
     private let maxKeys: Int
     private let state = Mutex(State())
 
+    /// Keys tracked unless told otherwise (`RATE_LIMIT_MAX_KEYS` shrinks it in tests).
+    static let defaultMaxKeys = 50_000
+
     /// Buckets of `capacity` tokens refilling `refill` tokens every `windowMs`.
-    init(capacity: Int, refill: Int, everyMs windowMs: Int64, maxKeys: Int = 50_000) {
+    init(capacity: Int, refill: Int, everyMs windowMs: Int64, maxKeys: Int = defaultMaxKeys) {
         self.capacity = Double(capacity)
         refillPerMs = Double(refill) / Double(windowMs)
         self.maxKeys = maxKeys
     }
 
     /// Buckets of `capacity` tokens refilling `refillPerMinute` tokens a minute.
-    convenience init(capacity: Int, refillPerMinute: Int, maxKeys: Int = 50_000) {
+    convenience init(capacity: Int, refillPerMinute: Int, maxKeys: Int = defaultMaxKeys) {
         self.init(capacity: capacity, refill: refillPerMinute, everyMs: 60_000, maxKeys: maxKeys)
     }
 

@@ -19,19 +19,23 @@ final class HapiPushService: Sendable {
     static let maxBodyBytes = 64 * 1024
 
     private let lanes: HapiPushLanes
-    private let byIP = TokenBucketLimiter(capacity: 300, refillPerMinute: 300)
-    private let byToken = TokenBucketLimiter(capacity: 30, refillPerMinute: 30)
+    private let byIP: TokenBucketLimiter
+    private let byToken: TokenBucketLimiter
     private let retry: ProviderRetry
     private let metrics: RelayMetrics
-    private let trustProxy: Bool
+    private let clients: ClientAddressPolicy
     private let clock: any WallClock
     private let logger: Logger
 
-    init(lanes: HapiPushLanes, retry: ProviderRetry, metrics: RelayMetrics, trustProxy: Bool, clock: any WallClock, logger: Logger) {
+    /// `maxKeys`: keys each bucket set tracks.
+    init(lanes: HapiPushLanes, retry: ProviderRetry, metrics: RelayMetrics, clients: ClientAddressPolicy, maxKeys: Int,
+         clock: any WallClock, logger: Logger) {
         self.lanes = lanes
+        byIP = TokenBucketLimiter(capacity: 300, refillPerMinute: 300, maxKeys: maxKeys)
+        byToken = TokenBucketLimiter(capacity: 30, refillPerMinute: 30, maxKeys: maxKeys)
         self.retry = retry
         self.metrics = metrics
-        self.trustProxy = trustProxy
+        self.clients = clients
         self.clock = clock
         self.logger = logger
     }
@@ -55,7 +59,7 @@ final class HapiPushService: Sendable {
             logger.debug("hapi push refused", ["outcome": error.code, "message": error.message ?? ""])
             return answered(error.response)
         }
-        let response = await deliver(push, peer: request.peerAddress, forwardedFor: request.headers["x-forwarded-for"],
+        let response = await deliver(push, client: clients.client(peer: request.peerAddress, headers: request.headers),
                                      startedAtMs: startedAtMs)
         let milliseconds = (ContinuousClock.now - started) / .milliseconds(1)
         logger.info("hapi push", [
@@ -67,11 +71,10 @@ final class HapiPushService: Sendable {
 
     /// Checks 10–13: a lane for the platform, the two buckets, the send (retried as docs/relay.md
     /// "Retries" says).
-    private func deliver(_ push: HapiPushRequest, peer: String, forwardedFor: String?, startedAtMs: Int64) async -> RelayResponse {
+    private func deliver(_ push: HapiPushRequest, client: String, startedAtMs: Int64) async -> RelayResponse {
         guard let lane = lanes.lane(for: push.platform) else { return HapiPushError.unsupportedPlatform.response }
         let now = clock.nowMilliseconds
-        let ip = ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trustProxy: trustProxy)
-        guard byIP.take(ip, nowMs: now), byToken.take(push.platform.rawValue + ":" + push.token, nowMs: now) else {
+        guard byIP.take(client, nowMs: now), byToken.take(push.platform.rawValue + ":" + push.token, nowMs: now) else {
             return HapiPushError.rateLimited.response
         }
         let outcome = await retry.run(startedAtMs: startedAtMs, attemptTimeoutMs: lane.requestTimeoutMilliseconds,

@@ -15,11 +15,13 @@ public final class RelayGuards: Sendable {
     let gate: InFlightGate
 
     public init(configuration: RelayConfiguration, replay: ReplaySet) {
-        registerByIP = RateLimiter(limit: configuration.registerLimitPerMinute)
-        sendByIP = RateLimiter(limit: configuration.sendLimitPerMinute)
-        sendByServer = RateLimiter(limit: configuration.serverSendLimitPerMinute)
+        let maxKeys = configuration.rateLimitMaxKeys ?? RateLimiter.defaultMaxKeys
+        registerByIP = RateLimiter(limit: configuration.registerLimitPerMinute, maxKeys: maxKeys)
+        sendByIP = RateLimiter(limit: configuration.sendLimitPerMinute, maxKeys: maxKeys)
+        sendByServer = RateLimiter(limit: configuration.serverSendLimitPerMinute, maxKeys: maxKeys)
         newTokensByIP = TokenBucketLimiter(capacity: configuration.newTokensPerIPPerHour,
-                                           refill: configuration.newTokensPerIPPerHour, everyMs: 3_600_000)
+                                           refill: configuration.newTokensPerIPPerHour, everyMs: 3_600_000,
+                                           maxKeys: configuration.rateLimitMaxKeys ?? TokenBucketLimiter.defaultMaxKeys)
         self.replay = replay
         gate = InFlightGate(limit: configuration.maxInFlight)
     }

@@ -39,15 +39,15 @@ public final class RelayServer: Sendable {
         let hapi: HapiPushService
         do {
             hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, channel: channel, clock: scheduler.clock, logger: logger),
-                                   retry: service.retry, metrics: service.metrics, trustProxy: configuration.trustProxy,
+                                   retry: service.retry, metrics: service.metrics, clients: configuration.clientAddresses,
+                                   maxKeys: configuration.rateLimitMaxKeys ?? TokenBucketLimiter.defaultMaxKeys,
                                    clock: scheduler.clock, logger: logger.named("hapi-push"))
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
                                   router: Self.router(service, hapi, gateway: gateway), preBody: { request in
                 if request.route == HapiPushService.path { return hapi.admit(method: request.method).map(Self.http) }
                 if let refusal = gateway?.admit(request) { return refusal }
                 guard let route = RelayRoute(rawValue: request.path),
-                      let refusal = service.admit(route: route, peer: request.peerAddress,
-                                                  forwardedFor: request.headers["x-forwarded-for"])
+                      let refusal = service.admit(route: route, peer: request.peerAddress, headers: request.headers)
                 else { return nil }
                 return Self.http(refusal)
             })
@@ -101,6 +101,9 @@ public final class RelayServer: Sendable {
             payloadTooLargeResponse: http(.error(.payloadTooLarge)),
             defaultHeaders: ["content-type": "application/json", "cache-control": "no-store"],
             logger: logger.named("http"))
+        // A proxy in front carries many clients' connections (docs/security.md, M6).
+        http.uncappedPeers = configuration.clientAddresses.trustedProxies ?? []
+        http.clientIPv6PrefixBits = configuration.clientAddresses.ipv6PrefixBits
         http.routeBodyLimits[HapiPushService.path] = HTTPBodyLimit(maxBytes: HapiPushService.maxBodyBytes,
                                                                    tooLargeResponse: Self.http(HapiPushService.tooLarge))
         if configuration.gateway != nil { http.routeBodyLimits.merge(RelayGateway.bodyLimits) { $1 } }
@@ -114,7 +117,7 @@ public final class RelayServer: Sendable {
             // A registration's only wait is its group commit; the store thread finishes it.
             let handler = RouteHandler(resumesInline: route.isRegistration) { request in
                 http(await service.handle(route: route, body: request.body,
-                                          client: service.client(peer: request.peerAddress, forwardedFor: request.headers["x-forwarded-for"])))
+                                          client: service.client(peer: request.peerAddress, headers: request.headers)))
             }
             router.add(route.isSigned ? "POST" : "GET", route.rawValue, handler)
         }

@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateHTTP
 import PushgateProviders
 import PushgateStore
 import Synchronization
@@ -46,20 +47,22 @@ public final class RelayService: Sendable {
     }
 
     /// The check made before the body is read: the per-IP rate limit.
-    public func admit(route: RelayRoute, peer: String, forwardedFor: String?) -> RelayResponse? {
-        let ip = client(peer: peer, forwardedFor: forwardedFor)
+    public func admit(route: RelayRoute, peer: String, headers: HTTPHeaders) -> RelayResponse? {
+        let ip = client(peer: peer, headers: headers)
         guard guards.allowsClient(ip, route: route, nowMs: clock.nowMilliseconds) else {
             return answered(route, .error(.rateLimited))
         }
         return nil
     }
 
-    /// The client a request is counted against: its IP (docs/relay.md "Order of checks").
-    public func client(peer: String, forwardedFor: String?) -> String {
-        ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trustProxy: configuration.trustProxy)
+    /// The client a request is counted against: its IP, an IPv6 one by its prefix (docs/relay.md
+    /// "Client address"); with too few forwarded addresses, the socket peer.
+    public func client(peer: String, headers: HTTPHeaders) -> String {
+        configuration.clientAddresses.client(peer: peer, headers: headers)
     }
 
-    /// Answers one admitted request whose body has been read in full; `client` is its IP.
+    /// Answers one admitted request whose body has been read in full; `client` is its key from
+    /// ``client(peer:headers:)``.
     public func handle(route: RelayRoute, body: [UInt8], client: String = "") async -> RelayResponse {
         let response: RelayResponse
         do {
@@ -152,10 +155,9 @@ public final class RelayService: Sendable {
     /// Adds or refreshes a binding within the caps of docs/relay.md "Bindings"; a new token
     /// spends one of the client's new tokens this hour.
     private func bind(_ token: String, kind: BindingKind, serverId: String, client: String, nowMs: Int64) async throws {
-        let group = ClientAddress.group(client)
-        let mayAddToken = guards.newTokensByIP.take(group, nowMs: nowMs)
+        let mayAddToken = guards.newTokensByIP.take(client, nowMs: nowMs)
         let outcome = try await store.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: mayAddToken)
-        if mayAddToken, outcome != .created { guards.newTokensByIP.giveBack(group) }
+        if mayAddToken, outcome != .created { guards.newTokensByIP.giveBack(client) }
         switch outcome {
         case .created, .added, .refreshed: return
         case .tokenLimit: throw RelayError.tokenLimit
@@ -248,7 +250,7 @@ public final class RelayService: Sendable {
     private func recordReplay(_ key: (digest: ReplayDigest, expiresAtMs: Int64), client: String, route: RelayRoute,
                               holdingCopies: Bool = false) async throws(RelayError) -> ReplayKeyTable.Outcome {
         do {
-            return try await guards.replay.record(key.digest, expiresAtMs: key.expiresAtMs, client: ClientAddress.group(client),
+            return try await guards.replay.record(key.digest, expiresAtMs: key.expiresAtMs, client: client,
                                                   nowMs: clock.nowMilliseconds, holdingCopies: holdingCopies)
         } catch {
             logger.error("replay set failed; check the database", ["route": route.name, "error": "\(error)"])

@@ -48,10 +48,21 @@ final class RelayUnderAttack: Sendable {
         SystemClock().nowMilliseconds + Int64(environment["PUSHGATE_RELAY_TEST_CLOCK_OFFSET_MS"] ?? "0")!
     }
 
-    /// Posts `body` to `/v1/push/<route>` from `source`, on a connection of its own.
-    func post(_ route: String, _ body: [UInt8], from source: String = "127.0.0.1") throws -> RawHTTPClient.Response {
+    /// Posts `body` to `/v1/push/<route>` from `source`, on a connection of its own; `headers`
+    /// are whole lines.
+    func post(_ route: String, _ body: [UInt8], from source: String = "127.0.0.1",
+              headers: [String] = []) throws -> RawHTTPClient.Response {
+        try post(path: "/v1/push/" + route, body, from: source, headers: headers)
+    }
+
+    /// Posts hapi's `POST /v1/push` for `token` from `source`.
+    func hapiPush(_ token: String, from source: String = "127.0.0.1") throws -> RawHTTPClient.Response {
+        try post(path: "/v1/push", HapiPushHarness.body(token: token), from: source)
+    }
+
+    private func post(path: String, _ body: [UInt8], from source: String, headers: [String] = []) throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: port, source: source)
-        client.write(RawHTTPClient.request("POST", "/v1/push/" + route, body: body, headers: ["Connection: close"]))
+        client.write(RawHTTPClient.request("POST", path, body: body, headers: ["Connection: close"] + headers))
         return try client.readResponse()
     }
 
