@@ -8,8 +8,9 @@ import PushgateProviders
 ///
 /// - Important: hapi-path.md §7 relay side — the order of checks (route and method, then, ahead
 ///   of §7, the IP bucket before the body is read; body size, body, platform, token, envelope,
-///   collapse id, priority, provider, token bucket, send), the error bodies, the buckets (300/min per IP, 30/min per `<platform>:<token>`) and
-///   log lines that never hold the token, the envelope, the collapse id or a provider body.
+///   collapse id, priority, provider, token bucket, send), the error bodies, the buckets
+///   (300/min per IP, 30/min per `<platform>:<token>`) and log lines that never hold the token,
+///   the envelope, the collapse id or a provider body.
 final class HapiPushService: Sendable {
     /// The route's path.
     static let path = "/v1/push"

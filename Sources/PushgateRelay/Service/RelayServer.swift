@@ -23,7 +23,7 @@ public final class RelayServer: Sendable {
     private let purgeJob: any ScheduledJob
     private let logger: Logger
 
-    /// Opens the store, starts the HTTP server and schedules the purges.
+    /// Opens the store, starts the metrics listener and the HTTP server, and schedules the purges.
     public init(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
                 logger: Logger) async throws {
         let clock = OffsetClock(scheduler.clock, offsetMs: configuration.testClockOffsetMs)
