@@ -73,6 +73,13 @@ import Testing
             return try client.readResponse().status
         }
         #expect(elsewhere == 404, "the metrics listener serves nothing else")
+
+        // A metrics address in use stops start-up, as the public port's would.
+        let clash = try RelayProcess(environment: ["PUSHGATE_RELAY_DRY_RUN": "1", "PUSHGATE_RELAY_PORT": "0",
+                                                   "PUSHGATE_RELAY_DATABASE_PATH": ":memory:",
+                                                   "PUSHGATE_RELAY_METRICS_LISTEN": "127.0.0.1:\(relay.metricsPort)"])
+        let exit = try await blocking { clash.exitStatus() }
+        #expect(exit.status == 1 && exit.stderr.contains("relay could not start"), "\(exit.stderr)")
         try await relay.stop()
     }
 }
