@@ -5,6 +5,7 @@ section "Part 5 — the Orca gateway: a desktop proves its X25519 key, registers
 gateway_origin=https://gateway.demo.test
 spawn "pushgate-relay (gateway)" "$work/gateway-relay.out" "$work/gateway-relay.log" env \
   PUSHGATE_RELAY_PORT=0 \
+  PUSHGATE_RELAY_METRICS_LISTEN=127.0.0.1:0 \
   PUSHGATE_RELAY_DATABASE_PATH="$work/gateway-relay.sqlite" \
   PUSHGATE_RELAY_APNS_KEY_ID=$key_id \
   PUSHGATE_RELAY_APNS_TEAM_ID=$team_id \

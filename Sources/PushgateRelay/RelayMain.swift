@@ -33,7 +33,11 @@ public enum RelayMain {
             logger.error("relay could not start", ["error": "\(error)"])
             return 1
         }
-        // The one stdout line, written unbuffered so a supervisor or test can read the port at once.
+        // Stdout holds the ports, written unbuffered so a supervisor or test can read them at once;
+        // the metrics line comes first, so whoever has read `listening` has both.
+        if let address = configuration.metricsListen, let port = server.metricsPort {
+            FileHandle.standardOutput.write(Data("metrics \(address.host):\(port)\n".utf8))
+        }
         FileHandle.standardOutput.write(Data("listening \(configuration.host):\(server.port)\n".utf8))
         let signal = await termination.next()
         logger.info("stopping", ["signal": signal])

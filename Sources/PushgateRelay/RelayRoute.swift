@@ -8,7 +8,6 @@ public enum RelayRoute: String, Sendable, CaseIterable {
     case liveActivity = "/v1/push/live-activity"
     case healthz = "/healthz"
     case readyz = "/readyz"
-    case metrics = "/metrics"
 
     /// The short name used in metrics, logs and replay keys.
     public var name: String {
@@ -21,7 +20,6 @@ public enum RelayRoute: String, Sendable, CaseIterable {
         case .liveActivity: "live-activity"
         case .healthz: "healthz"
         case .readyz: "readyz"
-        case .metrics: "metrics"
         }
     }
 

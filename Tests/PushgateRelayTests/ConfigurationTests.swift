@@ -89,6 +89,19 @@ import Testing
         #expect(config.apns?.productionOrigin.description == "https://api.push.apple.com")
     }
 
+    @Test func metricsListenDefaultsToLoopbackAndTakesAnAddressOrOff() throws {
+        func listen(_ value: String?) throws(ConfigurationError) -> ListenAddress? {
+            try RelayConfiguration(arguments: ["--dry-run"] + (value.map { ["--metrics-listen", $0] } ?? []), environment: [:]).metricsListen
+        }
+        #expect(try listen(nil) == ListenAddress(host: "127.0.0.1", port: 9788))
+        #expect(try listen("off") == nil)
+        #expect(try listen("0.0.0.0:0") == ListenAddress(host: "0.0.0.0", port: 0))
+        #expect(try listen("[::1]:9100") == ListenAddress(host: "::1", port: 9100))
+        for bad in ["localhost:9788", "127.0.0.1", "127.0.0.1:70000", ":9788"] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try listen(bad) }
+        }
+    }
+
     @Test func invalidSettingsNameTheSettingAndNeverTheSecret() {
         var env = Self.apnsEnvironment
         env["PUSHGATE_RELAY_PORT"] = "70000"

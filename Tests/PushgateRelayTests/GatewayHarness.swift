@@ -3,6 +3,7 @@ import PushgateCore
 import PushgateRelay
 import PushgateStore
 import PushgateTesting
+import Testing
 
 /// A relay with the gateway routes on, in front of the fake APNs, on loopback with one manual
 /// clock and scheduler; plus Orca-style hosts that talk to it over real sockets.
@@ -91,24 +92,31 @@ final class GatewayHarness: Sendable {
         var error: String? { json?["error"]?.stringValue }
     }
 
-    /// One request over a fresh loopback connection (run on its own thread).
-    func call(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String] = []) async throws -> Reply {
+    /// One request over a fresh loopback connection from `source` (run on its own thread).
+    func call(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String] = [],
+              from source: String? = nil) async throws -> Reply {
         let port = port
         return try await blocking {
-            let client = try RawHTTPClient(port: port)
+            let client = try RawHTTPClient(port: port, source: source)
             client.write(RawHTTPClient.request(method, path, body: body, headers: headers))
             let response = try client.readResponse()
             return Reply(status: response.status, headers: response.headers, body: response.body)
         }
     }
 
+    /// The relay's `/metrics` text, from its metrics listener.
+    func metrics() async throws -> String {
+        let port = try #require(relay.metricsPort)
+        return try await blocking { try RawHTTPClient.scrapeMetrics(port: port) }
+    }
+
     /// A JSON request, with the session's bearer when given.
     func call(_ method: String, _ path: String, json: JSONValue? = nil, session: String? = nil,
-              headers: [String] = []) async throws -> Reply {
+              headers: [String] = [], from source: String? = nil) async throws -> Reply {
         var lines = headers
         if let session { lines.append("Authorization: Bearer \(session)") }
         if json != nil { lines.append("Content-Type: application/json") }
-        return try await call(method, path, body: json.map { $0.serializedBytes() }, headers: lines)
+        return try await call(method, path, body: json.map { $0.serializedBytes() }, headers: lines, from: source)
     }
 
     // MARK: - Hosts
@@ -119,27 +127,32 @@ final class GatewayHarness: Sendable {
     }
 
     /// `POST /v1/host/challenge` for `host`.
-    func challenge(_ host: HostChallengeAnswerer, headers: [String] = []) async throws -> Reply {
-        try await call("POST", "/v1/host/challenge", json: host.challengeRequest, headers: headers)
+    func challenge(_ host: HostChallengeAnswerer, headers: [String] = [], from source: String? = nil) async throws -> Reply {
+        try await call("POST", "/v1/host/challenge", json: host.challengeRequest, headers: headers, from: source)
     }
 
     /// The challenge answer parsed as a host does.
-    func issuedChallenge(_ host: HostChallengeAnswerer) async throws -> GatewayChallenge {
-        let reply = try await challenge(host)
+    func issuedChallenge(_ host: HostChallengeAnswerer, from source: String? = nil) async throws -> GatewayChallenge {
+        let reply = try await challenge(host, from: source)
         guard reply.status == 200, let json = reply.json else { throw HarnessFailure("challenge answered \(reply.status) \(reply.text)") }
         return try GatewayChallenge(json: json)
     }
 
     /// `POST /v1/host/session` with a proof.
-    func answer(_ host: HostChallengeAnswerer, challengeId: String, proof: [UInt8]) async throws -> Reply {
-        try await call("POST", "/v1/host/session", json: host.sessionRequest(challengeId: challengeId, proof: proof))
+    func answer(_ host: HostChallengeAnswerer, challengeId: String, proof: [UInt8], from source: String? = nil) async throws -> Reply {
+        try await call("POST", "/v1/host/session", json: host.sessionRequest(challengeId: challengeId, proof: proof), from: source)
+    }
+
+    /// Challenge, host checks, proof: the session answer, whatever it is.
+    func openSession(_ host: HostChallengeAnswerer, from source: String? = nil) async throws -> Reply {
+        let challenge = try await issuedChallenge(host, from: source)
+        let proof = try host.answer(challenge, nowMs: clock.nowMilliseconds)
+        return try await answer(host, challengeId: challenge.challengeId, proof: proof, from: source)
     }
 
     /// Challenge, host checks, proof and session: the session token.
-    func handshake(_ host: HostChallengeAnswerer) async throws -> String {
-        let challenge = try await issuedChallenge(host)
-        let proof = try host.answer(challenge, nowMs: clock.nowMilliseconds)
-        let reply = try await answer(host, challengeId: challenge.challengeId, proof: proof)
+    func handshake(_ host: HostChallengeAnswerer, from source: String? = nil) async throws -> String {
+        let reply = try await openSession(host, from: source)
         guard reply.status == 200, let json = reply.json else { throw HarnessFailure("session answered \(reply.status) \(reply.text)") }
         return try host.acceptSession(json).sessionToken
     }

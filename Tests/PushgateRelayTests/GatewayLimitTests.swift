@@ -131,6 +131,11 @@ import PushgateTesting
         let on = try #require(try configuration(["PUSHGATE_GATEWAY_PUBLIC_URL": "https://push.example.org"]))
         #expect(on.coalesceMs == 3_000 && on.trustedProxyHops == 0 && on.androidChannelId == "orca-desktop")
         #expect(on.apnsTopic == "dev.pushgate.dry-run" && on.fcmProjectId == nil)
+        #expect(on.newHostsPerIPPerHour == 20 && on.hostTTLMs == 30 * 86_400_000 && on.maxHosts == 100_000)
+        let growth = try #require(try configuration(["PUSHGATE_GATEWAY_PUBLIC_URL": "https://push.example.org",
+                                                     "PUSHGATE_GATEWAY_NEW_HOSTS_PER_IP_PER_HOUR": "3",
+                                                     "PUSHGATE_GATEWAY_HOST_TTL_DAYS": "2", "PUSHGATE_GATEWAY_MAX_HOSTS": "50"]))
+        #expect(growth.newHostsPerIPPerHour == 3 && growth.hostTTLMs == 2 * 86_400_000 && growth.maxHosts == 50)
         let refusals: [([String: String], String)] = [
             (["PUSHGATE_GATEWAY_ENABLED": "true"], "PUSHGATE_GATEWAY_PUBLIC_URL"),
             (["PUSHGATE_GATEWAY_PUBLIC_URL": "https://push.example.org/"], "PUSHGATE_GATEWAY_PUBLIC_URL"),
@@ -140,6 +145,10 @@ import PushgateTesting
             (["PUSHGATE_GATEWAY_PUBLIC_URL": "https://push.example.org", "PUSHGATE_GATEWAY_FCM_PROJECT_ID": "My Project"], "PUSHGATE_GATEWAY_FCM_PROJECT_ID"),
             (["PUSHGATE_GATEWAY_PUBLIC_URL": "https://push.example.org", "PUSHGATE_GATEWAY_COALESCE": "1"], "PUSHGATE_GATEWAY_COALESCE"),
             (["PUSHGATE_GATEWAY_ENABLED": "maybe"], "PUSHGATE_GATEWAY_ENABLED"),
+            (["PUSHGATE_GATEWAY_PUBLIC_URL": "https://push.example.org", "PUSHGATE_GATEWAY_NEW_HOSTS_PER_IP_PER_HOUR": "0"],
+             "PUSHGATE_GATEWAY_NEW_HOSTS_PER_IP_PER_HOUR"),
+            (["PUSHGATE_GATEWAY_PUBLIC_URL": "https://push.example.org", "PUSHGATE_GATEWAY_HOST_TTL_DAYS": "0"], "PUSHGATE_GATEWAY_HOST_TTL_DAYS"),
+            (["PUSHGATE_GATEWAY_PUBLIC_URL": "https://push.example.org", "PUSHGATE_GATEWAY_MAX_HOSTS": "none"], "PUSHGATE_GATEWAY_MAX_HOSTS"),
         ]
         for (settings, name) in refusals {
             #expect(throws: ConfigurationError.self, "\(settings)") { try configuration(settings) }
@@ -159,10 +168,11 @@ import PushgateTesting
         }
         #expect(head.hasPrefix("HTTP/1.1 200") && !head.contains("pushProtocol"), "HEAD answers without a body")
         _ = try await harness.challenge(try harness.newHost())
-        let metrics = try await harness.call("GET", "/metrics")
-        #expect(metrics.text.contains("pushgate_relay_requests_total{route=\"gateway-challenge\",status=\"200\",outcome=\"ok\"} 1"))
-        #expect(metrics.text.contains("pushgate_gateway_events_total{event=\"challenge_issued\"} 1"))
-        #expect(metrics.text.contains("pushgate_relay_in_flight"), "the relay's own metrics are still there")
+        #expect(try await harness.call("GET", "/metrics").status == 404, "metrics are served on METRICS_LISTEN only")
+        let metrics = try await harness.metrics()
+        #expect(metrics.contains("pushgate_relay_requests_total{route=\"gateway-challenge\",status=\"200\",outcome=\"ok\"} 1"))
+        #expect(metrics.contains("pushgate_gateway_events_total{event=\"challenge_issued\"} 1"))
+        #expect(metrics.contains("pushgate_relay_in_flight"), "the relay's own metrics are still there")
         #expect(try await harness.call("GET", "/v1/host/challenge").status == 404, "wrong method")
         harness.relay.service.stopAccepting()
         let notReady = try await harness.call("GET", "/ready")

@@ -83,4 +83,28 @@ import PushgateTesting
         #expect(relays[0].gateway.counter("send_queued") + relays[1].gateway.counter("send_queued") == 60)
         for relay in relays { await relay.stop() }
     }
+
+    /// `GET /ready` answers from the store's last probe, not a query per request: with the
+    /// database refusing connections it stays 200 until the next probe (every 10 s), then 503,
+    /// and 200 again after the probe that finds the database back.
+    @Test func readyAnswersFromTheLastProbeOfTheStore() async throws {
+        let server = try await PostgreSQLTestServer.required()
+        let url = try await server.createDatabase()
+        let name = String(url.split(separator: "/").last ?? "")
+        let harness = try await Self.relay(url)
+        func admin(_ sql: String) async throws {
+            _ = try await Self.texts(server.url(database: "postgres"), sql)
+        }
+        try await admin("ALTER DATABASE \(name) ALLOW_CONNECTIONS false")
+        try await admin("SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity WHERE datname = '\(name)'")
+        for _ in 0 ..< 20 { #expect(try await harness.call("GET", "/ready").status == 200, "the last probe found the store") }
+        await harness.advance(byMs: 10_000)
+        let down = try await harness.call("GET", "/ready")
+        #expect(down.status == 503 && down.error == "dependency_unavailable")
+        try await admin("ALTER DATABASE \(name) ALLOW_CONNECTIONS true")
+        #expect(try await harness.call("GET", "/ready").status == 503, "until the next probe")
+        await harness.advance(byMs: 10_000)
+        #expect(try await harness.call("GET", "/ready").status == 200)
+        await harness.stop()
+    }
 }

@@ -252,7 +252,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("deliveries.jsonl").path
-        let configuration = try RelayConfiguration(arguments: ["--dry-run", "--dry-run-log", log, "--port", "0",
+        let configuration = try RelayConfiguration(arguments: ["--dry-run", "--dry-run-log", log, "--port", "0", "--metrics-listen", "off",
                                                               "--database-path", directory.appendingPathComponent("r.sqlite").path],
                                                    environment: [:])
         let logger = Logger(component: "relay", minimumLevel: .error)

@@ -25,7 +25,8 @@ import PushgateTesting
     /// Registers through a relay child process on `database` (its store settings), kills it
     /// with SIGKILL right after the 200, and sends through a second process on the same store.
     static func expectRegisterSurvivesKillNine(database: [String: String]) async throws {
-        let environment = database.merging(["PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DRY_RUN": "true"]) { $1 }
+        let environment = database.merging(["PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_DRY_RUN": "true",
+                                                  "PUSHGATE_RELAY_METRICS_LISTEN": "off"]) { $1 }
         let key = P256PrivateKey()
         let token = TestToken.make()
         let first = try RelayProcess(environment: environment)

@@ -156,8 +156,7 @@ import Synchronization
         let wrong = expected.filter { delivered[$0.key, default: 0] != $0.value }
         #expect(wrong.isEmpty, "\(wrong.count) tokens delivered a wrong number of times")
         #expect(harness.fake.requests.count == expected.values.reduce(0, +), "the provider got nothing else")
-        let metrics = try await harness.request("GET", "/metrics")
-        let bound = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n")
+        let bound = try await harness.metrics().split(separator: "\n")
             .first { $0.hasPrefix("pushgate_relay_bound_tokens ") }.map { String($0.split(separator: " ")[1]) }
         #expect(bound == "\(mix.homes.count + Burst.Mix.registeredTokens(jobs).count)", "every register bound once")
         try await Self.expectServing(harness, "after the burst")

@@ -20,7 +20,7 @@ import Synchronization
     }
 
     private static func metrics(_ harness: RelayHarness) async -> String {
-        await String(decoding: harness.relay.service.handle(route: .metrics, body: []).body, as: UTF8.self)
+        await harness.relay.service.metricsText()
     }
 
     @Test func unavailableIsRetriedUntilAccepted() async throws {

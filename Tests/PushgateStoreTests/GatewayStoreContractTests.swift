@@ -8,6 +8,8 @@ import Testing
     private let t0: Int64 = 1_764_669_600_000
     private let host = "MAyclgO5Kks57TlY"
     private let otherHost = "Zmh6rfhivXdsj8GL"
+    /// No ceiling and an endless budget: the growth guards out of the way.
+    private static let anyNewHost = GatewayNewHostRule(maxHosts: .max) { true }
 
     private func challenge(_ id: String, host: String? = nil, secretHash: String = "expected-proof-hash",
                            expiresAt: Int64? = nil) -> GatewayChallengeRecord {
@@ -38,7 +40,7 @@ import Testing
             try await store.insertChallenge(challenge("c1", expiresAt: expiresAt))
             func redeem(_ id: String, _ proofHash: String?, at nowMs: Int64, session: String = "session-1") async throws -> ChallengeRedemption {
                 try await store.redeemChallenge(id: id, proofHash: proofHash, nowMs: nowMs, sessionTokenHash: session,
-                                                sessionExpiresAt: nowMs + 86_400_000)
+                                                sessionExpiresAt: nowMs + 86_400_000, newHost: Self.anyNewHost)
             }
             #expect(try await redeem("unknown", "expected-proof-hash", at: t0) == .unknownChallenge)
             #expect(try await redeem("c1", "another-proof-hash", at: t0) == .refused)
@@ -80,7 +82,8 @@ import Testing
                     let store = stores[index % instances]
                     group.addTask {
                         try await store.redeemChallenge(id: "c1", proofHash: "expected-proof-hash", nowMs: self.t0,
-                                                        sessionTokenHash: "session-\(index)", sessionExpiresAt: self.t0 + 86_400_000)
+                                                        sessionTokenHash: "session-\(index)", sessionExpiresAt: self.t0 + 86_400_000,
+                                                        newHost: Self.anyNewHost)
                     }
                 }
                 return try await group.reduce(into: [ChallengeRedemption]()) { $0.append($1) }
@@ -102,7 +105,7 @@ import Testing
                     group.addTask {
                         let outcome = try await store.redeemChallenge(id: "c\(index)", proofHash: "expected-proof-hash", nowMs: self.t0,
                                                                       sessionTokenHash: "session-\(index)",
-                                                                      sessionExpiresAt: self.t0 + 86_400_000)
+                                                                      sessionExpiresAt: self.t0 + 86_400_000, newHost: Self.anyNewHost)
                         #expect(outcome == .redeemed(hostFingerprint: self.host))
                     }
                 }
@@ -264,6 +267,80 @@ import Testing
         }
     }
 
+    // MARK: - Growth (docs/gateway.md "Growth")
+
+    @Test(arguments: StoreEngine.allCases, [1, 2])
+    func newHostsStopAtTheCeilingWhileKnownHostsKeepOpeningSessions(engine: StoreEngine, instances: Int) async throws {
+        let database = try await engine.makeDatabase()
+        try await database.withGatewayStores(instances) { stores in
+            let full = GatewayNewHostRule(maxHosts: 3) { true }
+            for index in 0 ..< 6 { try await stores[0].insertChallenge(challenge("new-\(index)", host: "host-\(index)")) }
+            let outcomes = try await withThrowingTaskGroup(of: ChallengeRedemption.self) { group in
+                for index in 0 ..< 6 {
+                    let store = stores[index % instances]
+                    group.addTask {
+                        try await store.redeemChallenge(id: "new-\(index)", proofHash: "expected-proof-hash", nowMs: self.t0,
+                                                        sessionTokenHash: "session-\(index)", sessionExpiresAt: self.t0 + 86_400_000,
+                                                        newHost: full)
+                    }
+                }
+                return try await group.reduce(into: [ChallengeRedemption]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .hostLimit }.count == 3, "\(outcomes)")
+            #expect(try await database.count("SELECT count(*) FROM push_hosts") == 3)
+            #expect(try await database.count("SELECT count(*) FROM push_challenges WHERE consumed_at IS NULL") == 3,
+                    "a refused challenge is not consumed")
+
+            // A stored host opens its next session at the ceiling, and spends no budget doing so.
+            let known = try await database.withConnection { try $0.texts("SELECT host_fingerprint FROM push_hosts", []) }[0]
+            try await stores[0].insertChallenge(challenge("again", host: known))
+            let noBudget = GatewayNewHostRule(maxHosts: 3) {
+                Issue.record("a known host spent the budget")
+                return false
+            }
+            #expect(try await stores[instances - 1].redeemChallenge(id: "again", proofHash: "expected-proof-hash", nowMs: t0 + 1,
+                                                                    sessionTokenHash: "again", sessionExpiresAt: t0 + 86_400_000,
+                                                                    newHost: noBudget) == .redeemed(hostFingerprint: known))
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aNewHostBeyondTheClientsBudgetIsRefusedWithNothingChanged(engine: StoreEngine) async throws {
+        try await engine.withGatewayStore { store, database throws in
+            try await store.insertChallenge(challenge("c1"))
+            let spent = GatewayNewHostRule(maxHosts: 10) { false }
+            #expect(try await store.redeemChallenge(id: "c1", proofHash: "expected-proof-hash", nowMs: t0, sessionTokenHash: "s1",
+                                                    sessionExpiresAt: t0 + 86_400_000, newHost: spent) == .newHostRateLimited)
+            #expect(try await database.count("SELECT count(*) FROM push_hosts") == 0)
+            #expect(try await store.redeemChallenge(id: "c1", proofHash: "expected-proof-hash", nowMs: t0, sessionTokenHash: "s1",
+                                                    sessionExpiresAt: t0 + 86_400_000, newHost: Self.anyNewHost)
+                        == .redeemed(hostFingerprint: host), "the challenge is still there to answer")
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func hostsWithoutASessionForTheirTTLGoWithTheirPhones(engine: StoreEngine) async throws {
+        try await engine.withGatewayStore { store, database throws in
+            let ttl: Int64 = 30 * 86_400_000
+            try await store.insertChallenge(challenge("idle"))
+            try await store.insertChallenge(challenge("active", host: otherHost, expiresAt: t0 + ttl))
+            _ = try await store.redeemChallenge(id: "idle", proofHash: "expected-proof-hash", nowMs: t0, sessionTokenHash: "s-idle",
+                                                sessionExpiresAt: t0 + 86_400_000, newHost: Self.anyNewHost)
+            _ = try await store.redeemChallenge(id: "active", proofHash: "expected-proof-hash", nowMs: t0 + ttl,
+                                                sessionTokenHash: "s-active", sessionExpiresAt: t0 + ttl + 86_400_000,
+                                                newHost: Self.anyNewHost)
+            try await register(store, "phone", id: "r-idle")
+            try await register(store, "phone", id: "r-active", host: otherHost)
+            #expect(try await store.pruneHosts(nowMs: t0 + ttl, idleMs: ttl) == 0, "exactly TTL ago is kept")
+            #expect(try await store.pruneHosts(nowMs: t0 + ttl + 1, idleMs: ttl) == 1)
+            #expect(try await database.count("SELECT count(*) FROM push_hosts") == 1)
+            #expect(try await store.device(registrationId: "r-idle") == nil)
+            #expect(try await store.device(registrationId: "r-active") != nil)
+            #expect(try await store.session(tokenHash: "s-idle") == nil)
+            #expect(try await store.session(tokenHash: "s-active") != nil)
+        }
+    }
+
     // MARK: - Pruning (§5.3, §8)
 
     @Test(arguments: StoreEngine.allCases)
@@ -277,7 +354,7 @@ import Testing
             try await store.insertChallenge(challenge("c2", expiresAt: expiresAt))
             let sessionExpiry = t0 + 86_400_000
             _ = try await store.redeemChallenge(id: "c2", proofHash: "expected-proof-hash", nowMs: t0, sessionTokenHash: "s",
-                                                sessionExpiresAt: sessionExpiry)
+                                                sessionExpiresAt: sessionExpiry, newHost: Self.anyNewHost)
             #expect(try await store.pruneSessions(nowMs: sessionExpiry) == 0)
             #expect(try await store.pruneSessions(nowMs: sessionExpiry + 1) == 1)
 
@@ -285,16 +362,6 @@ import Testing
             #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r1"], nowMs: t0) == [.admitted])
             #expect(try await store.pruneSendLog(nowMs: t0 + 90_000_000) == 0)
             #expect(try await store.pruneSendLog(nowMs: t0 + 90_000_001) == 1)
-
-            // An idle host goes once it has no registration left and is unseen for 30 days.
-            let idle = t0 + 30 * 86_400_000
-            _ = try await store.pruneSendLog(nowMs: idle + 1)
-            #expect(try await database.count("SELECT count(*) FROM push_hosts") == 1, "it still has a registration")
-            #expect(try await store.deleteDevice(registrationId: "r1", hostFingerprint: host))
-            _ = try await store.pruneSendLog(nowMs: idle)
-            #expect(try await database.count("SELECT count(*) FROM push_hosts") == 1)
-            _ = try await store.pruneSendLog(nowMs: idle + 1)
-            #expect(try await database.count("SELECT count(*) FROM push_hosts") == 0)
         }
     }
 

@@ -24,6 +24,8 @@ public struct RelayConfiguration: Sendable {
     public var port: Int = 8788
     /// How clients are told apart: proxy hops, trusted proxies, the IPv6 prefix (docs/relay.md "Client address").
     public var clientAddresses = ClientAddressPolicy()
+    /// Where `GET /metrics` is served, apart from the public port (`METRICS_LISTEN`); `nil` when `off`.
+    public var metricsListen: ListenAddress? = ListenAddress(host: "127.0.0.1", port: 9788)
     public var databasePath = "./data/relay.sqlite"
     /// Switches the store (and the replay set) to PostgreSQL; prints without its password.
     public var databaseURL: PostgreSQLURL?
@@ -89,6 +91,7 @@ public struct RelayConfiguration: Sendable {
         "TEST_CLOCK_OFFSET_MS", "RATE_LIMIT_MAX_KEYS", "MAX_IN_FLIGHT", "REQUEST_DEADLINE_MS", "APNS_KEY_ID", "APNS_TEAM_ID",
         "APNS_P8", "APNS_P8_PATH", "APNS_BUNDLE_ID", "APNS_HOST_PRODUCTION", "APNS_HOST_SANDBOX",
         "APNS_CA_FILE", "APNS_TTL_SECONDS", "DRY_RUN", "DRY_RUN_LOG",
+        "METRICS_LISTEN",
     ]
 
     /// Resolves flags over `PUSHGATE_RELAY_*` environment over defaults, and validates.
@@ -105,6 +108,7 @@ public struct RelayConfiguration: Sendable {
         }
         host = source.value("HOST") ?? host
         port = try source.integer("PORT", default: port, in: 0...65_535)
+        if let raw = source.value("METRICS_LISTEN") { metricsListen = try Self.metricsListen(raw) }
         databasePath = source.value("DATABASE_PATH") ?? databasePath
         if let url = source.value("DATABASE_URL") {
             do {
@@ -184,6 +188,16 @@ public struct RelayConfiguration: Sendable {
         }
         return APNs(keyId: keyId, teamId: teamId, p8PEM: p8, bundleId: bundleId, productionOrigin: production,
                     sandboxOrigin: sandbox, extraCAFile: caFile)
+    }
+
+    /// `METRICS_LISTEN`: an address, or `nil` for `off`.
+    private static func metricsListen(_ raw: String) throws(ConfigurationError) -> ListenAddress? {
+        if raw.lowercased() == "off" { return nil }
+        guard let address = ListenAddress(raw) else {
+            throw ConfigurationError(setting: SettingsSource.displayName("METRICS_LISTEN"),
+                                     problem: "must be HOST:PORT with an IP address (127.0.0.1:9788, [::1]:9788) or off")
+        }
+        return address
     }
 
     static func origin(_ source: SettingsSource, _ name: String, default defaultValue: HTTP2Origin) throws(ConfigurationError) -> HTTP2Origin {

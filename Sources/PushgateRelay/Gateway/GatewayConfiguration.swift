@@ -22,6 +22,12 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// Trusted proxies appending to `X-Forwarded-For` in front of the relay (`TRUSTED_PROXY_HOPS`, 0–8):
     /// the relay's `TRUST_PROXY_HOPS` when that is unset (``ClientAddressPolicy``).
     public var trustedProxyHops = 0
+    /// New hosts one client IP may add per hour, refilling continuously (`NEW_HOSTS_PER_IP_PER_HOUR`).
+    public var newHostsPerIPPerHour = 20
+    /// Hosts that have not opened a session for this long are removed with their phones (`HOST_TTL_DAYS`).
+    public var hostTTLMs: Int64 = 30 * 86_400_000
+    /// Hosts the table holds at most; beyond it only known hosts open sessions (`MAX_HOSTS`).
+    public var maxHosts = 100_000
 
     public init(publicURL: String, apnsTopic: String) {
         self.publicURL = publicURL
@@ -30,6 +36,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
     private static let names: Set<String> = [
         "ENABLED", "PUBLIC_URL", "COALESCE_MS", "APNS_TOPIC", "FCM_PROJECT_ID", "ANDROID_CHANNEL_ID", "TRUSTED_PROXY_HOPS",
+        "NEW_HOSTS_PER_IP_PER_HOUR", "HOST_TTL_DAYS", "MAX_HOSTS",
     ]
 
     /// The gateway settings in `environment`, or `nil` when the routes are off: `ENABLED`
@@ -63,6 +70,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
         }
         configuration.coalesceMs = Int64(try integer(value("COALESCE_MS"), "COALESCE_MS", default: 3_000, in: 0...60_000))
         configuration.trustedProxyHops = try integer(value("TRUSTED_PROXY_HOPS"), "TRUSTED_PROXY_HOPS", default: 0, in: 0...8)
+        configuration.newHostsPerIPPerHour = try integer(value("NEW_HOSTS_PER_IP_PER_HOUR"), "NEW_HOSTS_PER_IP_PER_HOUR",
+                                                         default: 20, in: 1...1_000_000)
+        configuration.hostTTLMs = Int64(try integer(value("HOST_TTL_DAYS"), "HOST_TTL_DAYS", default: 30, in: 1...3_650)) * 86_400_000
+        configuration.maxHosts = try integer(value("MAX_HOSTS"), "MAX_HOSTS", default: 100_000, in: 1...100_000_000)
         configuration.fcmProjectId = value("FCM_PROJECT_ID")
         if let project = configuration.fcmProjectId,
            !project.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }) {

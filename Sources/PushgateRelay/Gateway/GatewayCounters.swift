@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// - Important: orca-gateway.md §10 — counters only; no token, title, body, id, fingerprint or key.
 final class GatewayCounters: Sendable {
-    /// Every counter, in the order of §10.
+    /// Every counter, in the order of §10, then Pushgate's own.
     enum Event: String, CaseIterable, Sendable {
         case challengeIssued = "challenge_issued", challengeRejected = "challenge_rejected"
         case sessionIssued = "session_issued", sessionRejected = "session_rejected"
@@ -14,6 +14,8 @@ final class GatewayCounters: Sendable {
         case sendQueued = "send_queued", sendDead = "send_dead", sendRateLimited = "send_rate_limited", sendError = "send_error"
         case deliverySent = "delivery_sent", deliveryDead = "delivery_dead", deliveryError = "delivery_error"
         case ipRateLimited = "ip_rate_limited", requestError = "request_error"
+        /// Pushgate's growth guards (docs/gateway.md "Growth"): sessions refused to a host not stored yet.
+        case newHostRateLimited = "new_host_rate_limited", hostLimitRefused = "host_limit_refused"
     }
 
     private struct State {

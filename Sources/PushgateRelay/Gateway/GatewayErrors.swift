@@ -9,4 +9,6 @@ extension RelayError {
     static let notFound = RelayError(status: 404, code: "not_found")
     static let tooManyDevices = RelayError(status: 409, code: "too_many_devices")
     static let requestTooLarge = RelayError(status: 413, code: "request_too_large")
+    /// A new host while the gateway holds `MAX_HOSTS` hosts (Pushgate extension, docs/gateway.md "Growth").
+    static let hostLimit = RelayError(status: 503, code: "host_limit")
 }

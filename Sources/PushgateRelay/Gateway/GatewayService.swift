@@ -29,8 +29,11 @@ final class GatewayService: Sendable {
     private let handshakeBucket: TokenBucketLimiter
     /// §9 (recommended): a separate 240-per-minute bucket per IP in front of the bearer lookup.
     private let authenticatedBucket: TokenBucketLimiter
+    /// New hosts per client IP (`NEW_HOSTS_PER_IP_PER_HOUR`), spent only when a session adds a host.
+    private let newHostBucket: TokenBucketLimiter
     private let clients: ClientAddressPolicy
     private let relayReady: @Sendable () -> Bool
+    let readiness: GatewayReadiness
 
     /// `clients` and `maxKeys` are the relay's: one client address rule for every route, and
     /// the keys each bucket set tracks (10 000 unless `RATE_LIMIT_MAX_KEYS` says otherwise).
@@ -48,6 +51,9 @@ final class GatewayService: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.relayReady = relayReady
+        newHostBucket = TokenBucketLimiter(capacity: configuration.newHostsPerIPPerHour, refill: configuration.newHostsPerIPPerHour,
+                                           everyMs: 3_600_000, maxKeys: maxKeys ?? TokenBucketLimiter.defaultMaxKeys)
+        readiness = GatewayReadiness(logger: logger)
     }
 
     // MARK: - Before the body
@@ -61,7 +67,7 @@ final class GatewayService: Sendable {
 
     private func refusalBeforeBody(route: GatewayRoute, peer: String, headers: HTTPHeaders) -> RelayError? {
         guard route.isHandshake || route.isAuthenticated else { return nil }
-        let ip = clients.client(peer: peer, headers: headers, tooFewForwarded: Self.unknownClient)
+        let ip = clientIP(peer: peer, headers: headers)
         let bucket = route.isHandshake ? handshakeBucket : authenticatedBucket
         guard bucket.take(ip, nowMs: clock.nowMilliseconds) else {
             counters.count(.ipRateLimited)
@@ -79,9 +85,9 @@ final class GatewayService: Sendable {
         do {
             switch route {
             case .health: response = .json(200, ["ok": true, "pushProtocol": 1])
-            case .ready: response = await readiness()
+            case .ready: response = readyResponse()
             case .challenge: response = try await challenge(request.body)
-            case .session: response = try await session(request.body)
+            case .session: response = try await session(request.body, client: clientIP(peer: request.peerAddress, headers: request.headers))
             case .registerDevice, .deleteDevice, .listDevices, .send:
                 let host = try await authenticate(request.headers)
                 switch route {
@@ -97,15 +103,9 @@ final class GatewayService: Sendable {
         return answered(route, response)
     }
 
-    private func readiness() async -> RelayResponse {
-        do {
-            _ = try await store.session(tokenHash: "")
-            guard relayReady() else { return .error(.dependencyUnavailable) }
-            return .json(200, ["ok": true])
-        } catch {
-            logger.error("gateway store unreachable; check the database", ["error": "\(type(of: error))"])
-            return .error(.dependencyUnavailable)
-        }
+    /// From state already at hand: the store's last probe (``GatewayReadiness``) and the relay's flag.
+    private func readyResponse() -> RelayResponse {
+        readiness.isStoreReachable && relayReady() ? .json(200, ["ok": true]) : .error(.dependencyUnavailable)
     }
 
     private func challenge(_ body: [UInt8]) async throws(RelayError) -> RelayResponse {
@@ -127,22 +127,33 @@ final class GatewayService: Sendable {
         return .json(200, issue.challenge.json)
     }
 
-    private func session(_ body: [UInt8]) async throws(RelayError) -> RelayResponse {
+    /// `client` is the redeeming IP, whose budget of new hosts a host not stored yet spends.
+    private func session(_ body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
         let request = try GatewaySessionRequest(body: body)
         let now = clock.nowMilliseconds
         let token = HostProof.newSessionToken()
         let expiresAt = now + Self.sessionLifetimeMs
         let proofHash = request.proofHash
+        let bucket = newHostBucket
+        let newHost = GatewayNewHostRule(maxHosts: configuration.maxHosts) {
+            bucket.take(client, nowMs: now)
+        }
         let outcome = try await storing {
             try await self.store.redeemChallenge(id: request.challengeId, proofHash: proofHash, nowMs: now,
                                                  sessionTokenHash: HostProof.storedHash(ofSessionToken: token),
-                                                 sessionExpiresAt: expiresAt)
+                                                 sessionExpiresAt: expiresAt, newHost: newHost)
         }
         switch outcome {
         case .unknownChallenge:
             throw .invalidChallenge
         case .refused:
             throw .invalidProof
+        case .hostLimit:
+            counters.count(.hostLimitRefused)
+            throw .hostLimit
+        case .newHostRateLimited:
+            counters.count(.newHostRateLimited)
+            throw .rateLimited
         case .redeemed(let fingerprint):
             return .json(200, .object(JSONObject([
                 ("sessionToken", .string(token)), ("expiresAt", .integer(expiresAt)), ("hostFingerprint", .string(fingerprint)),
@@ -221,6 +232,12 @@ final class GatewayService: Sendable {
 
     // MARK: - Shared steps
 
+    /// The client a per-IP bucket is keyed by: the relay's rule, with the gateway's own bucket
+    /// for a proxy header that names too few addresses.
+    private func clientIP(peer: String, headers: HTTPHeaders) -> String {
+        clients.client(peer: peer, headers: headers, tooFewForwarded: Self.unknownClient)
+    }
+
     /// Runs a store call; a store failure is logged by type name and answered 500.
     private func storing<T: Sendable>(_ call: @Sendable () async throws -> T) async throws(RelayError) -> T {
         do {
@@ -244,7 +261,7 @@ final class GatewayService: Sendable {
         case (.registerDevice, 200): .deviceRegistered
         case (.registerDevice, 400), (.registerDevice, 409): .deviceRejected
         case (.deleteDevice, 204): .deviceDeleted
-        case (_, 429), (_, ..<400): nil
+        case (_, 429), (_, ..<400), (.session, 503): nil  // 429 and host_limit are counted where refused
         default: .requestError
         }
         if let event { counters.count(event) }

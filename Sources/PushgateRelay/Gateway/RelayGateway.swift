@@ -6,8 +6,9 @@ import PushgateStore
 /// scheduler jobs that prune its tables and write the counter line.
 ///
 /// - Important: orca-gateway.md §5.3 and §8 (prune intervals: challenges 60 s, sessions 10 min,
-///   send log 30 min), §6 (on shutdown every open window is flushed before the provider
-///   connections and the store close), §10 (a counter line a minute).
+///   send log 30 min; Pushgate adds hosts idle past `HOST_TTL_DAYS` every 10 min, docs/gateway.md
+///   "Growth"), §6 (on shutdown every open window is flushed before the provider connections and
+///   the store close), §10 (a counter line a minute).
 public final class RelayGateway: Sendable {
     public let configuration: GatewayConfiguration
     let service: GatewayService
@@ -44,9 +45,11 @@ public final class RelayGateway: Sendable {
         self.store = store
         self.android = android
         self.logger = logger
-        service = GatewayService(configuration: settings, clients: relay.configuration.clientAddresses,
-                                 maxKeys: relay.configuration.rateLimitMaxKeys, store: store, clock: scheduler.clock, coalescer: coalescer,
-                                 counters: counters, metrics: relay.metrics, logger: logger, relayReady: { relay.isReady })
+        let service = GatewayService(configuration: settings, clients: relay.configuration.clientAddresses,
+                                     maxKeys: relay.configuration.rateLimitMaxKeys, store: store, clock: scheduler.clock,
+                                     coalescer: coalescer, counters: counters, metrics: relay.metrics, logger: logger,
+                                     relayReady: { relay.isReady })
+        self.service = service
         let maintenance = maintenance
         let clock = scheduler.clock
         func every(_ intervalMs: Int64, _ name: String, _ prune: @escaping @Sendable (Int64) async throws -> Int) -> any ScheduledJob {
@@ -66,6 +69,10 @@ public final class RelayGateway: Sendable {
             every(60_000, "push_challenges") { try await store.pruneChallenges(nowMs: $0) },
             every(600_000, "push_sessions") { try await store.pruneSessions(nowMs: $0) },
             every(1_800_000, "push_send_log") { try await store.pruneSendLog(nowMs: $0) },
+            every(600_000, "push_hosts") { try await store.pruneHosts(nowMs: $0, idleMs: settings.hostTTLMs) },
+            scheduler.scheduleRepeating(everyMs: GatewayReadiness.refreshIntervalMs) {
+                maintenance.start { await service.readiness.refresh(store) }
+            },
             scheduler.scheduleRepeating(everyMs: 60_000) {
                 if let line = counters.minuteLine() { logger.info("gateway counters", ["counters": line]) }
             },
@@ -75,21 +82,18 @@ public final class RelayGateway: Sendable {
 
     // MARK: - Server wiring
 
-    /// Adds the gateway's routes, and a `/metrics` that appends the gateway counters to the
-    /// relay's; call before the relay's own routes are added so this `/metrics` wins.
-    func addRoutes(to router: inout Router, relay: RelayService) {
+    /// Adds the gateway's routes.
+    func addRoutes(to router: inout Router) {
         let service = service
         for route in GatewayRoute.allCases {
             router.add(route.method, route.pattern) { request in
                 Self.http(await service.handle(route: route, request: request))
             }
         }
-        router.get(RelayRoute.metrics.rawValue) { _ in
-            var response = await relay.handle(route: .metrics, body: [])
-            response.body += Array(service.counters.render().utf8)
-            return Self.http(response)
-        }
     }
+
+    /// The gateway's counters in Prometheus text, appended to the relay's metrics.
+    var metricsText: String { service.counters.render() }
 
     /// The body cap of every gateway route: 16 384 bytes, by `Content-Length` or while a chunked
     /// body streams, answered 413 `request_too_large` (orca-gateway.md §1.1).

@@ -6,10 +6,11 @@ import PushgateProviders
 /// `POST /v1/push`, the hapi-compatible route: no authentication, an encrypted envelope for one
 /// device token, delivered through the platform's lane under a per-IP and a per-token bucket.
 ///
-/// - Important: hapi-path.md §7 relay side — the order of checks (route and method, body size,
-///   body, platform, token, envelope, collapse id, priority, provider, IP bucket, token bucket,
-///   send), the error bodies, the buckets (300/min per IP, 30/min per `<platform>:<token>`) and
-///   log lines that never hold the token, the envelope, the collapse id or a provider body.
+/// - Important: hapi-path.md §7 relay side — the order of checks (route and method, then, ahead
+///   of §7, the IP bucket before the body is read; body size, body, platform, token, envelope,
+///   collapse id, priority, provider, token bucket, send), the error bodies, the buckets
+///   (300/min per IP, 30/min per `<platform>:<token>`) and log lines that never hold the token,
+///   the envelope, the collapse id or a provider body.
 final class HapiPushService: Sendable {
     /// The route's path.
     static let path = "/v1/push"
@@ -43,12 +44,15 @@ final class HapiPushService: Sendable {
     /// The 413 for a body over 64 KiB, answered by the HTTP server while it streams the body.
     static var tooLarge: RelayResponse { HapiPushError.tooLarge("request body over 64 KiB").response }
 
-    /// Check 1, before the body is read: only POST is served here.
-    func admit(method: String) -> RelayResponse? {
-        method == "POST" ? nil : answered(HapiPushError.methodNotAllowed.response)
+    /// The checks before the body is read: only POST is served here, then the per-IP bucket, so
+    /// a client posting junk bodies is throttled by its IP like any other (docs/relay.md).
+    func admit(method: String, peer: String, headers: HTTPHeaders) -> RelayResponse? {
+        guard method == "POST" else { return answered(HapiPushError.methodNotAllowed.response) }
+        let ip = clients.client(peer: peer, headers: headers)
+        return byIP.take(ip, nowMs: clock.nowMilliseconds) ? nil : answered(HapiPushError.rateLimited.response)
     }
 
-    /// Checks 3–13 for a request whose body has been read in full.
+    /// The checks after the body has been read in full.
     func handle(_ request: HTTPRequest) async -> RelayResponse {
         let started = ContinuousClock.now
         let startedAtMs = retry.clock.nowMilliseconds
@@ -59,8 +63,7 @@ final class HapiPushService: Sendable {
             logger.debug("hapi push refused", ["outcome": error.code, "message": error.message ?? ""])
             return answered(error.response)
         }
-        let response = await deliver(push, client: clients.client(peer: request.peerAddress, headers: request.headers),
-                                     startedAtMs: startedAtMs)
+        let response = await deliver(push, startedAtMs: startedAtMs)
         let milliseconds = (ContinuousClock.now - started) / .milliseconds(1)
         logger.info("hapi push", [
             "platform": push.platform.rawValue, "token": Redact.token(push.token), "outcome": response.errorCode ?? "sent",
@@ -69,12 +72,11 @@ final class HapiPushService: Sendable {
         return answered(response)
     }
 
-    /// Checks 10–13: a lane for the platform, the two buckets, the send (retried as docs/relay.md
+    /// A lane for the platform, the per-token bucket, the send (retried as docs/relay.md
     /// "Retries" says).
-    private func deliver(_ push: HapiPushRequest, client: String, startedAtMs: Int64) async -> RelayResponse {
+    private func deliver(_ push: HapiPushRequest, startedAtMs: Int64) async -> RelayResponse {
         guard let lane = lanes.lane(for: push.platform) else { return HapiPushError.unsupportedPlatform.response }
-        let now = clock.nowMilliseconds
-        guard byIP.take(client, nowMs: now), byToken.take(push.platform.rawValue + ":" + push.token, nowMs: now) else {
+        guard byToken.take(push.platform.rawValue + ":" + push.token, nowMs: clock.nowMilliseconds) else {
             return HapiPushError.rateLimited.response
         }
         let outcome = await retry.run(startedAtMs: startedAtMs, attemptTimeoutMs: lane.requestTimeoutMilliseconds,

@@ -13,15 +13,18 @@ public final class RelayServer: Sendable {
     public let gateway: RelayGateway?
     /// The port the HTTP server listens on.
     public let port: UInt16
+    /// The port of the metrics listener; `nil` when `METRICS_LISTEN` is `off`.
+    public var metricsPort: UInt16? { metricsListener?.port }
     private let http: HTTPServer
+    private let metricsListener: MetricsListener?
     private let storage: RelayStorage
     private let channel: any DeliveryChannel
     private let hapi: HapiPushService
     private let purgeJob: any ScheduledJob
     private let logger: Logger
 
-    /// Opens the store, starts the HTTP server and schedules the purges. `deadlineClock` times
-    /// the requests' deadlines (the channel's provider requests run on the same one).
+    /// Opens the store, starts the metrics listener and the HTTP server, and schedules the purges.
+    /// `deadlineClock` times the requests' deadlines (the channel's provider requests run on the same one).
     public init(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
                 deadlineClock: any MonotonicClock = SystemMonotonicClock(), logger: Logger) async throws {
         let clock = OffsetClock(scheduler.clock, offsetMs: configuration.testClockOffsetMs)
@@ -37,14 +40,22 @@ public final class RelayServer: Sendable {
             throw error
         }
         let hapi: HapiPushService
+        var metricsListener: MetricsListener?
         do {
+            metricsListener = try configuration.metricsListen.map { address in
+                try MetricsListener(address: address, logger: logger) {
+                    await service.metricsText() + (gateway?.metricsText ?? "")
+                }
+            }
             hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, channel: channel, clock: scheduler.clock, logger: logger),
                                    retry: service.retry, metrics: service.metrics, clients: configuration.clientAddresses,
                                    maxKeys: configuration.rateLimitMaxKeys ?? TokenBucketLimiter.defaultMaxKeys,
                                    clock: scheduler.clock, logger: logger.named("hapi-push"))
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
                                   router: Self.router(service, hapi, gateway: gateway), preBody: { request in
-                if request.route == HapiPushService.path { return hapi.admit(method: request.method).map(Self.http) }
+                if request.route == HapiPushService.path {
+                    return hapi.admit(method: request.method, peer: request.peerAddress, headers: request.headers).map(Self.http)
+                }
                 if let refusal = gateway?.admit(request) { return refusal }
                 guard let route = RelayRoute(rawValue: request.path),
                       let refusal = service.admit(route: route, peer: request.peerAddress, headers: request.headers)
@@ -52,10 +63,12 @@ public final class RelayServer: Sendable {
                 return Self.http(refusal)
             })
         } catch {
+            metricsListener?.stop()
             await gateway?.shutdown()
             try? await storage.close()
             throw error
         }
+        self.metricsListener = metricsListener
         self.gateway = gateway
         self.storage = storage
         self.service = service
@@ -70,6 +83,7 @@ public final class RelayServer: Sendable {
             }
         }
         logger.info("relay listening", ["host": configuration.host, "port": "\(port)",
+                                        "metricsPort": metricsListener.map { "\($0.port)" } ?? "off",
                                         "mode": configuration.dryRun ? "dry-run" : "apns"])
     }
 
@@ -83,6 +97,7 @@ public final class RelayServer: Sendable {
             logger.warning("shutdown grace period over with requests still running; they are cut off")
         }
         http.stop()
+        metricsListener?.stop()
         await gateway?.shutdown()
         await hapi.shutdown()
         await channel.shutdown()
@@ -112,7 +127,7 @@ public final class RelayServer: Sendable {
 
     private static func router(_ service: RelayService, _ hapi: HapiPushService, gateway: RelayGateway?) -> Router {
         var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
-        gateway?.addRoutes(to: &router, relay: service)
+        gateway?.addRoutes(to: &router)
         for route in RelayRoute.allCases {
             // A registration's only wait is its group commit; the store thread finishes it.
             let handler = RouteHandler(resumesInline: route.isRegistration) { request in

@@ -41,7 +41,6 @@ public final class RelayService: Sendable {
         guard let route = RelayRoute(rawValue: path) else { return nil }
         switch route {
         case .healthz, .readyz: return method == "GET" || method == "HEAD" ? route : nil
-        case .metrics: return method == "GET" ? route : nil
         default: return method == "POST" ? route : nil
         }
     }
@@ -69,7 +68,6 @@ public final class RelayService: Sendable {
             switch route {
             case .healthz: response = .json(200, ["status": "ok"])
             case .readyz: response = isReady ? .json(200, ["status": "ready"]) : .json(503, ["status": "not_ready"])
-            case .metrics: response = await metricsResponse()
             case .registerToken, .unregisterToken, .registerLiveActivityToken, .unregisterLiveActivityToken:
                 response = try await register(route: route, body: body, client: client)
             case .send: response = try await send(body: body, client: client)
@@ -366,12 +364,12 @@ public final class RelayService: Sendable {
         })])
     }
 
-    private func metricsResponse() async -> RelayResponse {
+    /// The relay's metrics in Prometheus text, with the gauges read now (served by ``MetricsListener``).
+    public func metricsText() async -> String {
         let bindings = try? await store.count()
         let replayEntries = try? await guards.replay.keyCount()
-        let text = metrics.render(inFlight: guards.gate.inFlight, replayEntries: replayEntries,
-                                  replayRefusals: guards.replay.refusedAtCeiling, bindings: bindings)
-        return RelayResponse(status: 200, body: Array(text.utf8), contentType: "text/plain; version=0.0.4")
+        return metrics.render(inFlight: guards.gate.inFlight, replayEntries: replayEntries,
+                              replayRefusals: guards.replay.refusedAtCeiling, bindings: bindings)
     }
 
     private func answered(_ route: RelayRoute, _ response: RelayResponse) -> RelayResponse {

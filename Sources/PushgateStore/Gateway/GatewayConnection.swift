@@ -24,6 +24,8 @@ enum GatewayHostLock: String, Sendable {
     case sendQuota = "push-send-quota"
     /// Minting a session: the host's older sessions go, the new one is its only one (§2.8).
     case sessions = "push-sessions"
+    /// Adding a host: count the table against `MAX_HOSTS`, insert; one lock for all hosts (host "").
+    case newHosts = "push-new-hosts"
 
     /// The lock's name for one host.
     func name(host hostFingerprint: String) -> String { rawValue + ":" + hostFingerprint }

@@ -14,8 +14,6 @@ public enum GatewayLimits {
     public static let sendLogRetentionMs: Int64 = 90_000_000
     /// Challenges outlive their expiry by this much before pruning, so a late proof reads as expired.
     public static let challengeGraceMs: Int64 = 30_000
-    /// A host with no registration left and unseen this long is pruned.
-    public static let idleHostMs: Int64 = 30 * 86_400_000
     /// Rows `GET /v1/devices` returns at most.
     public static let deviceListLimit = 1_024
 }

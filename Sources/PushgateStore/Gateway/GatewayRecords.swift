@@ -31,6 +31,10 @@ public enum ChallengeRedemption: Sendable, Equatable {
     case refused
     /// Consumed now; the host row is upserted and the new session is the host's only one.
     case redeemed(hostFingerprint: String)
+    /// A host not stored yet while `push_hosts` is at its ceiling: 503 `host_limit`; nothing changed.
+    case hostLimit
+    /// A host not stored yet beyond the client's new hosts per hour: 429 `rate_limited`; nothing changed.
+    case newHostRateLimited
 }
 
 /// A live or expired session found by its token hash.

@@ -60,8 +60,15 @@ enum GatewaySQL {
     static let pruneChallenges = "DELETE FROM push_challenges WHERE expires_at < ?1"
     static let pruneSessions = "DELETE FROM push_sessions WHERE expires_at < ?1"
     static let pruneSendLog = "DELETE FROM push_send_log WHERE sent_at < ?1"
-    static let pruneHosts = """
-        DELETE FROM push_hosts WHERE last_seen_at < ?1
-            AND NOT EXISTS (SELECT 1 FROM push_devices WHERE push_devices.host_fingerprint = push_hosts.host_fingerprint)
+    /// Idle hosts (`?1` cut-off of `last_seen_at`, exclusive): their phones and sessions, then the hosts.
+    static let pruneIdleHostDevices = """
+        DELETE FROM push_devices WHERE host_fingerprint IN (SELECT host_fingerprint FROM push_hosts WHERE last_seen_at < ?1)
         """
+    static let pruneIdleHostSessions = """
+        DELETE FROM push_sessions WHERE host_fingerprint IN (SELECT host_fingerprint FROM push_hosts WHERE last_seen_at < ?1)
+        """
+    static let pruneIdleHosts = "DELETE FROM push_hosts WHERE last_seen_at < ?1"
+
+    static let hostExists = "SELECT 1 FROM push_hosts WHERE host_fingerprint = ?1"
+    static let countHosts = "SELECT count(*) FROM push_hosts"
 }

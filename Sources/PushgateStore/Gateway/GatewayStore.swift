@@ -13,10 +13,12 @@ public protocol GatewayStore: Sendable {
     /// Answers a challenge in one transaction: unknown → ``ChallengeRedemption/unknownChallenge``;
     /// consumed, `nowMs > expires_at`, or `proofHash` (nil when the proof was not canonical)
     /// not equal in constant time to `secret_hash` → ``ChallengeRedemption/refused``, with
-    /// nothing consumed. Otherwise marks it consumed (only if still unconsumed), upserts the
-    /// host (`last_seen_at` = now), deletes the host's other sessions and inserts this one.
+    /// nothing consumed. A host not stored yet must pass `newHost` (else ``ChallengeRedemption/hostLimit``
+    /// or ``ChallengeRedemption/newHostRateLimited``, nothing consumed). Otherwise marks it consumed
+    /// (only if still unconsumed), upserts the host (`last_seen_at` = now), deletes the host's
+    /// other sessions and inserts this one.
     func redeemChallenge(id: String, proofHash: String?, nowMs: Int64, sessionTokenHash: String,
-                         sessionExpiresAt: Int64) async throws -> ChallengeRedemption
+                         sessionExpiresAt: Int64, newHost: GatewayNewHostRule) async throws -> ChallengeRedemption
 
     /// The session stored under `tokenHash`, expired or not.
     func session(tokenHash: String) async throws -> GatewaySessionRecord?
@@ -48,8 +50,11 @@ public protocol GatewayStore: Sendable {
     func pruneChallenges(nowMs: Int64) async throws -> Int
     /// Deletes sessions past their expiry; returns how many.
     func pruneSessions(nowMs: Int64) async throws -> Int
-    /// Deletes send-log rows older than 25 h and idle hosts without registrations; returns how many rows.
+    /// Deletes send-log rows older than 25 h; returns how many.
     func pruneSendLog(nowMs: Int64) async throws -> Int
+    /// Deletes the hosts that opened no session for more than `idleMs`, with their phones and
+    /// sessions; returns how many hosts.
+    func pruneHosts(nowMs: Int64, idleMs: Int64) async throws -> Int
 
     /// Finishes accepted writes, then releases the store; later calls throw.
     func close() async throws

@@ -10,8 +10,8 @@ enum GatewayTables {
         ])
     }
 
-    static func redeemChallenge(id: String, proofHash: String?, nowMs: Int64, sessionTokenHash: String,
-                                sessionExpiresAt: Int64, on connection: some GatewayConnection) throws -> ChallengeRedemption {
+    static func redeemChallenge(id: String, proofHash: String?, nowMs: Int64, sessionTokenHash: String, sessionExpiresAt: Int64,
+                                newHost: GatewayNewHostRule, on connection: some GatewayConnection) throws -> ChallengeRedemption {
         guard let row = try connection.rows(GatewaySQL.readChallenge, [.text(id)], columns: 5).first else {
             return .unknownChallenge
         }
@@ -21,6 +21,12 @@ enum GatewayTables {
         // The host is known only from the row: its lock keeps "delete the older sessions, insert
         // this one" to one transaction at a time, so the host ends with one session.
         try connection.lock(.sessions, host: fingerprint)
+        if try connection.integer(GatewaySQL.hostExists, [.text(fingerprint)]) == nil {
+            // One lock for every newcomer: two relays on one database cannot both take the last place.
+            try connection.lock(.newHosts, host: "")
+            guard try connection.integer(GatewaySQL.countHosts, []) ?? 0 < Int64(newHost.maxHosts) else { return .hostLimit }
+            guard newHost.spendClientBudget() else { return .newHostRateLimited }
+        }
         // Changes no row when a concurrent proof consumed it first.
         guard try connection.run(GatewaySQL.consumeChallenge, [.text(id), .integer(nowMs)]) == 1 else { return .refused }
         try connection.run(GatewaySQL.upsertHost, [.text(fingerprint), .text(publicKey), .integer(nowMs)])
@@ -113,11 +119,17 @@ enum GatewayTables {
         try connection.run(GatewaySQL.pruneSessions, [.integer(nowMs)])
     }
 
-    /// Send-log rows older than 25 h (returns how many), and idle hosts with no registration.
+    /// Send-log rows older than 25 h.
     static func pruneSendLog(nowMs: Int64, on connection: some GatewayConnection) throws -> Int {
-        let rows = try connection.run(GatewaySQL.pruneSendLog, [.integer(nowMs - GatewayLimits.sendLogRetentionMs)])
-        try connection.run(GatewaySQL.pruneHosts, [.integer(nowMs - GatewayLimits.idleHostMs)])
-        return rows
+        try connection.run(GatewaySQL.pruneSendLog, [.integer(nowMs - GatewayLimits.sendLogRetentionMs)])
+    }
+
+    /// Hosts whose last session was opened more than `idleMs` ago, their phones and sessions.
+    static func pruneHosts(nowMs: Int64, idleMs: Int64, on connection: some GatewayConnection) throws -> Int {
+        let cutoff: [SQLValue] = [.integer(nowMs - idleMs)]
+        try connection.run(GatewaySQL.pruneIdleHostDevices, cutoff)
+        try connection.run(GatewaySQL.pruneIdleHostSessions, cutoff)
+        return try connection.run(GatewaySQL.pruneIdleHosts, cutoff)
     }
 
     /// A NOT NULL integer column read as text.

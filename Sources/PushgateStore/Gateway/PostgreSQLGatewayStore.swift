@@ -54,10 +54,10 @@ public final class PostgreSQLGatewayStore: GatewayStore {
     }
 
     public func redeemChallenge(id: String, proofHash: String?, nowMs: Int64, sessionTokenHash: String,
-                                sessionExpiresAt: Int64) async throws -> ChallengeRedemption {
+                                sessionExpiresAt: Int64, newHost: GatewayNewHostRule) async throws -> ChallengeRedemption {
         try await write { connection in
             try GatewayTables.redeemChallenge(id: id, proofHash: proofHash, nowMs: nowMs, sessionTokenHash: sessionTokenHash,
-                                              sessionExpiresAt: sessionExpiresAt, on: connection)
+                                              sessionExpiresAt: sessionExpiresAt, newHost: newHost, on: connection)
         }
     }
 
@@ -107,6 +107,10 @@ public final class PostgreSQLGatewayStore: GatewayStore {
 
     public func pruneSendLog(nowMs: Int64) async throws -> Int {
         try await write { try GatewayTables.pruneSendLog(nowMs: nowMs, on: $0) }
+    }
+
+    public func pruneHosts(nowMs: Int64, idleMs: Int64) async throws -> Int {
+        try await write { try GatewayTables.pruneHosts(nowMs: nowMs, idleMs: idleMs, on: $0) }
     }
 
     /// Closes every connection once the calls already running on it are answered; later calls

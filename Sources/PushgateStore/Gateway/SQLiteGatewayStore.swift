@@ -37,10 +37,10 @@ public final class SQLiteGatewayStore: GatewayStore {
     }
 
     public func redeemChallenge(id: String, proofHash: String?, nowMs: Int64, sessionTokenHash: String,
-                                sessionExpiresAt: Int64) async throws -> ChallengeRedemption {
+                                sessionExpiresAt: Int64, newHost: GatewayNewHostRule) async throws -> ChallengeRedemption {
         try await commits.submit { connection in
             try GatewayTables.redeemChallenge(id: id, proofHash: proofHash, nowMs: nowMs, sessionTokenHash: sessionTokenHash,
-                                              sessionExpiresAt: sessionExpiresAt, on: connection)
+                                              sessionExpiresAt: sessionExpiresAt, newHost: newHost, on: connection)
         }
     }
 
@@ -92,6 +92,10 @@ public final class SQLiteGatewayStore: GatewayStore {
 
     public func pruneSendLog(nowMs: Int64) async throws -> Int {
         try await commits.submit { try GatewayTables.pruneSendLog(nowMs: nowMs, on: $0) }
+    }
+
+    public func pruneHosts(nowMs: Int64, idleMs: Int64) async throws -> Int {
+        try await commits.submit { try GatewayTables.pruneHosts(nowMs: nowMs, idleMs: idleMs, on: $0) }
     }
 
     /// Answers every write already accepted, then closes both connections.

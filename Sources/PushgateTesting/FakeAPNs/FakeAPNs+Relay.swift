@@ -18,6 +18,8 @@ extension FakeAPNs {
             "PUSHGATE_RELAY_APNS_BUNDLE_ID": bundleId, "PUSHGATE_RELAY_APNS_P8": try apnsKey.pkcs8PEM,
             "PUSHGATE_RELAY_APNS_HOST_PRODUCTION": origin, "PUSHGATE_RELAY_APNS_HOST_SANDBOX": origin,
             "PUSHGATE_RELAY_APNS_CA_FILE": caFile,
+            // Many test relays run at once: each takes a free metrics port, not the default 9788.
+            "PUSHGATE_RELAY_METRICS_LISTEN": "127.0.0.1:0",
         ]
     }
 }

@@ -98,10 +98,19 @@ final class RawHTTPClient: Sendable {
     /// Posts only the head of a request declaring a `length`-byte body and reads the answer: how
     /// to see a refusal by Content-Length, which comes before the body is read and is followed
     /// by a close that could cut off a client still sending the body.
-    static func postHeadOnly(port: UInt16, path: String, length: Int) throws -> Response {
-        let client = try RawHTTPClient(port: port)
+    static func postHeadOnly(port: UInt16, path: String, length: Int, from source: String? = nil) throws -> Response {
+        let client = try RawHTTPClient(port: port, source: source)
         client.write(Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(length)\r\n\r\n".utf8))
         return try client.readResponse()
+    }
+
+    /// `GET /metrics` on a relay's metrics listener at `port`: the exposition text.
+    static func scrapeMetrics(port: UInt16) throws -> String {
+        let client = try RawHTTPClient(port: port)
+        client.write(request("GET", "/metrics", headers: ["Connection: close"]))
+        let response = try client.readResponse()
+        guard response.status == 200 else { throw Failure.malformedResponse("metrics answered \(response.status)") }
+        return response.bodyText
     }
 
     /// Writes all of `bytes`; `false` once the peer no longer accepts them (closed or reset).

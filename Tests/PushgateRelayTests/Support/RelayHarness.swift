@@ -7,6 +7,7 @@ import PushgateProviders
 import PushgateRelay
 import PushgateTesting
 import Synchronization
+import Testing
 
 /// A real relay on loopback (HTTP server, SQLite file, APNs client) in front of the fake APNs,
 /// with one manual clock for everything, and helpers to act as hosts.
@@ -61,6 +62,12 @@ final class RelayHarness: Sendable {
     }
 
     /// A raw request, for bodies no host would build.
+    /// The relay's `/metrics` text, from its metrics listener.
+    func metrics() async throws -> String {
+        let port = try #require(relay.metricsPort)
+        return try await blocking { try RawHTTPClient.scrapeMetrics(port: port) }
+    }
+
     func request(_ method: String, _ path: String, body: [UInt8]? = nil,
                  headers: [String: String] = [:]) async throws -> (status: Int, headers: [String: String], body: [UInt8]) {
         var request = URLRequest(url: URL(string: baseURL + path)!)

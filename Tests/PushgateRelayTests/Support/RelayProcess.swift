@@ -11,6 +11,7 @@ final class RelayProcess: Sendable {
     private let stdoutFD: Int32
     private let stderrFD: Int32
     private let stderrText = Mutex("")
+    private let metricsLine = Mutex<String?>(nil)
 
     init(arguments: [String] = [], environment: [String: String]) throws {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
@@ -40,12 +41,19 @@ final class RelayProcess: Sendable {
         close(stderrFD)
     }
 
-    /// Reads standard output up to the `listening HOST:PORT` line and returns the port.
+    /// Reads standard output up to the `listening HOST:PORT` line and returns the port; keeps
+    /// the `metrics HOST:PORT` line printed before it.
     func port() -> Int? {
-        readLine(stdoutFD) { $0.hasPrefix("listening ") }.flatMap { line in
-            line.split(separator: ":").last.flatMap { Int($0) }
-        }
+        readLine(stdoutFD) { line in
+            if line.hasPrefix("metrics ") { metricsLine.withLock { $0 = line } }
+            return line.hasPrefix("listening ")
+        }.flatMap(Self.port(of:))
     }
+
+    /// The metrics listener's port, once ``port()`` has returned; `nil` when it is off.
+    func metricsPort() -> Int? { metricsLine.withLock { $0 }.flatMap(Self.port(of:)) }
+
+    private static func port(of line: String) -> Int? { line.split(separator: ":").last.flatMap { Int($0) } }
 
     /// Reads standard output to its end (the process exited or closed it).
     func standardOutput() -> String {

@@ -16,9 +16,12 @@ final class RelayUnderAttack: Sendable {
     let environment: [String: String]
     private let process: RelayProcess
     let port: UInt16
+    /// The port of the metrics listener (`METRICS_LISTEN` 127.0.0.1:0).
+    let metricsPort: UInt16
 
-    /// Starts the fakes and the relay with `settings` (names without the prefix).
-    init(settings: [String: String] = [:], directory existing: URL? = nil) async throws {
+    /// Starts the fakes and the relay with `settings` (names without the prefix); with
+    /// `gateway`, the gateway routes are on too.
+    init(settings: [String: String] = [:], gateway: Bool = false, directory existing: URL? = nil) async throws {
         directory = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("attack-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Both fakes present one certificate, so one CA file trusts both.
@@ -35,12 +38,17 @@ final class RelayUnderAttack: Sendable {
                                                           databasePath: directory.appendingPathComponent("relay.sqlite").path)
         environment["PUSHGATE_RELAY_APNS_HOST_SANDBOX"] = sandbox.origin
         for (name, value) in settings { environment["PUSHGATE_RELAY_" + name] = value }
+        if gateway { environment["PUSHGATE_GATEWAY_PUBLIC_URL"] = "https://gateway.pushgate.test" }
         self.environment = environment
         process = try RelayProcess(environment: environment)
         guard let port = try await blocking({ [process] in process.port() }) else {
             throw RawHTTPClient.Failure.malformedResponse("the relay did not start: \(process.exitStatus().stderr)")
         }
         self.port = UInt16(port)
+        guard let metricsPort = process.metricsPort() else {
+            throw RawHTTPClient.Failure.malformedResponse("the relay printed no metrics line")
+        }
+        self.metricsPort = UInt16(metricsPort)
     }
 
     /// The relay's clock is the system's (shifted by `TEST_CLOCK_OFFSET_MS` when set).
@@ -52,26 +60,24 @@ final class RelayUnderAttack: Sendable {
     /// are whole lines.
     func post(_ route: String, _ body: [UInt8], from source: String = "127.0.0.1",
               headers: [String] = []) throws -> RawHTTPClient.Response {
-        try post(path: "/v1/push/" + route, body, from: source, headers: headers)
+        try request("POST", "/v1/push/" + route, body: body, headers: headers, from: source)
     }
 
     /// Posts hapi's `POST /v1/push` for `token` from `source`.
     func hapiPush(_ token: String, from source: String = "127.0.0.1") throws -> RawHTTPClient.Response {
-        try post(path: "/v1/push", HapiPushHarness.body(token: token), from: source)
+        try request("POST", "/v1/push", body: HapiPushHarness.body(token: token), from: source)
     }
 
-    private func post(path: String, _ body: [UInt8], from source: String, headers: [String] = []) throws -> RawHTTPClient.Response {
+    /// One request from `source`, on a connection of its own; `headers` are whole lines.
+    func request(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String] = [],
+                 from source: String = "127.0.0.1") throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: port, source: source)
-        client.write(RawHTTPClient.request("POST", path, body: body, headers: ["Connection: close"] + headers))
+        client.write(RawHTTPClient.request(method, path, body: body, headers: headers + ["Connection: close"]))
         return try client.readResponse()
     }
 
-    /// The relay's `/metrics` text.
-    func metrics() throws -> String {
-        let client = try RawHTTPClient(port: port)
-        client.write(RawHTTPClient.request("GET", "/metrics", headers: ["Connection: close"]))
-        return try client.readResponse().bodyText
-    }
+    /// The relay's `/metrics` text, from its metrics listener.
+    func metrics() throws -> String { try RawHTTPClient.scrapeMetrics(port: metricsPort) }
 
     /// Pushes the production fake accepted for `token`.
     func delivered(_ token: String) -> Int { production.requests.filter { $0.deviceToken == token && $0.status == 200 }.count }

@@ -1,0 +1,29 @@
+import PushgateCore
+import PushgateHTTP
+
+/// `GET /metrics` on a listener of its own (`METRICS_LISTEN`): the counters describe traffic
+/// and limits, which the public port should not tell anyone who asks (docs/security.md, M9).
+final class MetricsListener: Sendable {
+    static let path = "/metrics"
+
+    private let http: HTTPServer
+
+    /// The port it listens on (the chosen one when configured as 0).
+    var port: UInt16 { http.port }
+
+    /// Binds `address` and answers `GET /metrics` with `render()`; every other request 404.
+    init(address: ListenAddress, logger: Logger, render: @escaping @Sendable () async -> String) throws {
+        var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
+        router.get(Self.path) { _ in
+            HTTPResponse(status: 200, headers: ["content-type": "text/plain; version=0.0.4"], body: Array(await render().utf8))
+        }
+        // A scraper or two: a handful of connections, no request bodies.
+        let configuration = HTTPServerConfiguration(host: address.host, port: address.port, connectionLimit: 16,
+                                                    perIPConnectionLimit: 8, maxBodyBytes: 0,
+                                                    defaultHeaders: ["cache-control": "no-store"],
+                                                    logger: logger.named("metrics-http"))
+        http = try HTTPServer(configuration: configuration, router: router)
+    }
+
+    func stop() { http.stop() }
+}
