@@ -21,6 +21,16 @@ import Testing
         #expect(!limiter.allow("b", nowMs: 501), "b is still tracked and spent")
         #expect(limiter.allow("a", nowMs: 502), "a was forgotten, so it starts afresh")
     }
+
+    /// A client held at its limit keeps asking: it is in use, so an idle key goes before it.
+    @Test func aClientRefusedAtItsLimitIsRecentlyUsedToo() {
+        let limiter = RateLimiter(limit: 1, maxKeys: 2)
+        #expect(limiter.allow("busy", nowMs: 0))
+        #expect(limiter.allow("idle", nowMs: 1))
+        #expect(!limiter.allow("busy", nowMs: 2), "refused, but seen")
+        #expect(limiter.allow("newcomer", nowMs: 3))
+        #expect(!limiter.allow("busy", nowMs: 4), "busy kept its spent budget: idle was the one forgotten")
+    }
 }
 
 @Suite struct ReplayKeyTableTests {

@@ -27,8 +27,9 @@ extension ClientAddressPolicy {
                 return network
             }
         } else if trustedProxyHops > 0 {
-            warnings.append("any peer may choose its client address by X-Forwarded-For: set "
-                + "\(SettingsSource.displayName("TRUSTED_PROXY_ADDRESSES")) to the proxies in front (docs/security.md, M2)")
+            warnings.append("any peer may choose its client address by X-Forwarded-For, and the proxy in front is held to "
+                + "MAX_CONNECTIONS_PER_IP connections like any client: set "
+                + "\(SettingsSource.displayName("TRUSTED_PROXY_ADDRESSES")) to the proxies in front (docs/security.md, M2, M6)")
         }
         ipv6PrefixBits = try source.integer("IPV6_PREFIX_BITS", default: ipv6PrefixBits, in: 32...128)
     }

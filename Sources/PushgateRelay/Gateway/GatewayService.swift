@@ -1,6 +1,7 @@
 import PushgateCore
 import PushgateHTTP
 import PushgateStore
+import Synchronization
 
 /// The gateway's request handling: the per-IP buckets and bearer form before the body, then
 /// the handshake, device and send routes.
@@ -135,14 +136,28 @@ final class GatewayService: Sendable {
         let expiresAt = now + Self.sessionLifetimeMs
         let proofHash = request.proofHash
         let bucket = newHostBucket
+        // The rule runs inside the store's transaction, which may run again (a group commit
+        // retried alone): the client's budget is spent once, and given back below unless a new
+        // host came of it.
+        let spent = Mutex(false)
         let newHost = GatewayNewHostRule(maxHosts: configuration.maxHosts) {
-            bucket.take(client, nowMs: now)
+            spent.withLock { alreadySpent in
+                if !alreadySpent { alreadySpent = bucket.take(client, nowMs: now) }
+                return alreadySpent
+            }
         }
-        let outcome = try await storing {
-            try await self.store.redeemChallenge(id: request.challengeId, proofHash: proofHash, nowMs: now,
-                                                 sessionTokenHash: HostProof.storedHash(ofSessionToken: token),
-                                                 sessionExpiresAt: expiresAt, newHost: newHost)
+        let outcome: ChallengeRedemption
+        do {
+            outcome = try await storing {
+                try await self.store.redeemChallenge(id: request.challengeId, proofHash: proofHash, nowMs: now,
+                                                     sessionTokenHash: HostProof.storedHash(ofSessionToken: token),
+                                                     sessionExpiresAt: expiresAt, newHost: newHost)
+            }
+        } catch {
+            if spent.withLock({ $0 }) { bucket.giveBack(client) }
+            throw error
         }
+        if case .redeemed = outcome {} else if spent.withLock({ $0 }) { bucket.giveBack(client) }
         switch outcome {
         case .unknownChallenge:
             throw .invalidChallenge
@@ -238,13 +253,14 @@ final class GatewayService: Sendable {
         clients.client(peer: peer, headers: headers, tooFewForwarded: Self.unknownClient)
     }
 
-    /// Runs a store call; a store failure is logged by type name and answered 500.
+    /// Runs a store call; a store failure is logged by type name and answered 503
+    /// `dependency_unavailable` when the database did not answer in time, else 500.
     private func storing<T: Sendable>(_ call: @Sendable () async throws -> T) async throws(RelayError) -> T {
         do {
             return try await call()
         } catch {
             logger.error("gateway store call failed; check the database file and disk", ["error": "\(type(of: error))"])
-            throw .internalError
+            throw .storeFailure(error)
         }
     }
 
@@ -261,7 +277,8 @@ final class GatewayService: Sendable {
         case (.registerDevice, 200): .deviceRegistered
         case (.registerDevice, 400), (.registerDevice, 409): .deviceRejected
         case (.deleteDevice, 204): .deviceDeleted
-        case (_, 429), (_, ..<400), (.session, 503): nil  // 429 and host_limit are counted where refused
+        case (_, 429), (_, ..<400): nil  // counted as ip_rate_limited where refused
+        case (.session, 503) where response.errorCode == RelayError.hostLimit.code: nil  // counted where refused
         default: .requestError
         }
         if let event { counters.count(event) }

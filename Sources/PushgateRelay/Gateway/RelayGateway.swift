@@ -27,7 +27,7 @@ public final class RelayGateway: Sendable {
         let android = try settings.androidLane(configuration, channel: channel, clock: scheduler.clock, logger: logger)
         // Beside the bindings: with PostgreSQL, every relay on the database shares hosts, devices and quotas.
         let store: any GatewayStore = if let url = configuration.databaseURL {
-            try await PostgreSQLGatewayStore.open(url: url)
+            try await PostgreSQLGatewayStore.open(url: url, callTimeout: configuration.storeCallTimeout)
         } else {
             try await SQLiteGatewayStore.open(path: configuration.databasePath)
         }

@@ -8,10 +8,12 @@ import Synchronization
 ///   old ones (they come back with a fresh budget), it never locks a newcomer out
 ///   (docs/security.md, M1).
 public final class RateLimiter: Sendable {
-    /// The last `limit` allowed request times of one key, oldest first from `next`.
+    /// The last `limit` allowed request times of one key, oldest first from `next`, and when it
+    /// was last asked for (allowed or not: a client held at its limit is in use, not idle).
     private struct Ring {
         var times: [Int64] = []
         var next = 0
+        var lastSeen: Int64 = .min
 
         var newest: Int64 { times.isEmpty ? .min : times[(next + times.count - 1) % times.count] }
 
@@ -57,6 +59,7 @@ public final class RateLimiter: Sendable {
     }
 
     private static func record(_ ring: inout Ring, nowMs: Int64, windowStart: Int64, limit: Int) -> Bool {
+        ring.lastSeen = nowMs
         if ring.times.count == limit, ring.times[ring.next] > windowStart { return false }
         ring.append(nowMs, limit: limit)
         return true
@@ -78,7 +81,7 @@ public final class RateLimiter: Sendable {
         purge(&state, nowMs: nowMs)
         let target = maxKeys - max(1, maxKeys / 100)
         guard state.rings.count > target else { return }
-        let oldest = state.rings.sorted { $0.value.newest < $1.value.newest }.prefix(state.rings.count - target)
+        let oldest = state.rings.sorted { $0.value.lastSeen < $1.value.lastSeen }.prefix(state.rings.count - target)
         for (key, _) in oldest { state.rings[key] = nil }
     }
 }

@@ -36,15 +36,6 @@ public final class RelayService: Sendable {
                               clock: deadlineClock)
     }
 
-    /// The route for a method and path, or `nil` (→ 404).
-    public func route(method: String, path: String) -> RelayRoute? {
-        guard let route = RelayRoute(rawValue: path) else { return nil }
-        switch route {
-        case .healthz, .readyz: return method == "GET" || method == "HEAD" ? route : nil
-        default: return method == "POST" ? route : nil
-        }
-    }
-
     /// The check made before the body is read: the per-IP rate limit.
     public func admit(route: RelayRoute, peer: String, headers: HTTPHeaders) -> RelayResponse? {
         let ip = client(peer: peer, headers: headers)

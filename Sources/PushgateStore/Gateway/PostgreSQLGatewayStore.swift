@@ -27,18 +27,22 @@ public final class PostgreSQLGatewayStore: GatewayStore {
     private init(connections: [ConnectionWorker<PostgreSQLConnection>]) { self.connections = connections }
 
     /// Connects to `url`, migrating the relay schema, with `connections` connections.
+    /// `callTimeout`: how long each call may take from being asked (as for the binding store),
+    /// so a stalled server fails the gateway's calls instead of holding them.
     /// - Throws: ``PostgreSQLError`` (the password never appears in it), ``MigrationError``
     ///   (a database from a newer build).
-    public static func open(url: PostgreSQLURL, connections count: Int = 4) async throws -> PostgreSQLGatewayStore {
+    public static func open(url: PostgreSQLURL, connections count: Int = 4,
+                            callTimeout: Duration? = nil) async throws -> PostgreSQLGatewayStore {
         precondition(count > 0, "at least one connection")
         var connections: [ConnectionWorker<PostgreSQLConnection>] = []
         for index in 0 ..< count {
-            let worker = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.gateway-store.pg\(index)")
+            let worker = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.gateway-store.pg\(index)", callTimeout: callTimeout)
             do {
                 try await worker.open {
                     if index == 0 { try PostgreSQLSchema.migrate(url: url, applicationName: applicationName) }
                     return try PostgreSQLConnection(url: url, session: .init(writeLockKey: nil, setup: setup,
-                                                                             applicationName: applicationName))
+                                                                             applicationName: applicationName,
+                                                                             callTimeout: callTimeout))
                 }
             } catch {
                 for opened in connections { await opened.close() }

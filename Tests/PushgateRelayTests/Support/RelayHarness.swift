@@ -61,13 +61,13 @@ final class RelayHarness: Sendable {
         if !keepFiles { try? FileManager.default.removeItem(at: directory) }
     }
 
-    /// A raw request, for bodies no host would build.
     /// The relay's `/metrics` text, from its metrics listener.
     func metrics() async throws -> String {
         let port = try #require(relay.metricsPort)
         return try await blocking { try RawHTTPClient.scrapeMetrics(port: port) }
     }
 
+    /// A raw request, for bodies no host would build.
     func request(_ method: String, _ path: String, body: [UInt8]? = nil,
                  headers: [String: String] = [:]) async throws -> (status: Int, headers: [String: String], body: [UInt8]) {
         var request = URLRequest(url: URL(string: baseURL + path)!)
