@@ -6,8 +6,8 @@ import PushgateProviders
 /// `POST /v1/push`, the hapi-compatible route: no authentication, an encrypted envelope for one
 /// device token, delivered through the platform's lane under a per-IP and a per-token bucket.
 ///
-/// - Important: hapi-path.md §7 relay side — the order of checks (route and method, then, ahead
-///   of §7, the IP bucket before the body is read; body size, body, platform, token, envelope,
+/// - Important: docs/relay.md "`POST /v1/push`: the hapi route" — the order of checks (route and
+///   method, the IP bucket before the body is read; body size, body, platform, token, envelope,
 ///   collapse id, priority, provider, token bucket, send), the error bodies, the buckets
 ///   (300/min per IP, 30/min per `<platform>:<token>`) and log lines that never hold the token,
 ///   the envelope, the collapse id or a provider body.
