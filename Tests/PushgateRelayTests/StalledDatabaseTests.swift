@@ -19,6 +19,7 @@ import PushgateTesting
             let relay = try RelayProcess(environment: [
                 "PUSHGATE_RELAY_DATABASE_URL": try await server.createDatabase(), "PUSHGATE_RELAY_PORT": "0",
                 "PUSHGATE_RELAY_DRY_RUN": "true", "PUSHGATE_RELAY_REQUEST_DEADLINE_MS": "\(Self.requestDeadlineMs)",
+                "PUSHGATE_GATEWAY_PUBLIC_URL": Self.gatewayOrigin,
             ])
             do {
                 try await Self.expectStallAnsweredAndRecovered(relay, server)
@@ -32,6 +33,19 @@ import PushgateTesting
         }
         await server.stop()
         if let failure { throw failure }
+    }
+
+    static let gatewayOrigin = "http://127.0.0.1"
+
+    /// `POST /v1/host/challenge` for a fresh host: the gateway stores every challenge it issues.
+    private static func gatewayChallenge(port: Int) async throws -> RawHTTPClient.Response {
+        let host = HostChallengeAnswerer(keyPair: try BoxKeyPair.generate(), gatewayOrigin: gatewayOrigin)
+        return try await blocking {
+            let client = try RawHTTPClient(port: UInt16(port), receiveTimeoutSeconds: 5)
+            client.write(RawHTTPClient.request("POST", "/v1/host/challenge", body: host.challengeRequest.serializedBytes(),
+                                               headers: ["Content-Type: application/json"]))
+            return try client.readResponse()
+        }
     }
 
     private static func expectStallAnsweredAndRecovered(_ relay: RelayProcess, _ server: PostgreSQLTestServer) async throws {
@@ -53,6 +67,11 @@ import PushgateTesting
             #expect(reply.status == 503 && reply.errorCode == "dependency_unavailable", "\(name): \(reply.status)")
             #expect(elapsed < .milliseconds(requestDeadlineMs), "\(name) answered after \(elapsed)")
         }
+        let started = ContinuousClock.now
+        let challenge = try await Self.gatewayChallenge(port: port)
+        #expect(challenge.status == 503 && String(decoding: challenge.body, as: UTF8.self).contains("dependency_unavailable"),
+                "the gateway: \(challenge.status)")
+        #expect(started.duration(to: .now) < .milliseconds(requestDeadlineMs), "the gateway answered late")
         // The same signed register twice at once: the copy answers as the original does, never 200
         // while the original fails.
         let register = try RelayRequestSigner(key: key).registerToken(token, ts: SystemClock().nowMilliseconds)
@@ -75,5 +94,6 @@ import PushgateTesting
         async let first = host.post("register-token", again)
         async let second = host.post("register-token", again)
         #expect(try await [first, second].map(\.status) == [200, 200])
+        #expect(try await Self.gatewayChallenge(port: port).status == 200)
     }
 }
