@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateHTTP
 import PushgateProviders
 
 /// The host's resolved settings: home, identity, access token, listen address and transports.
@@ -160,14 +161,9 @@ public struct HostSettings: Sendable {
         return !(bare == "localhost" || bare == "::1" || isLoopbackIPv4)
     }
 
-    /// `host:port` with an IPv4/IPv6 literal (`[::1]:8789` for IPv6).
+    /// `host:port` (`[::1]:8789` for IPv6).
     static func parseListen(_ text: String) throws -> (String, UInt16) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-            throw HostSettingsError("PUSHGATE_HOST_LISTEN must look like 127.0.0.1:8789")
-        }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw HostSettingsError("PUSHGATE_HOST_LISTEN must look like 127.0.0.1:8789") }
-        return (host, port)
+        guard let address = ListenAddress(text) else { throw HostSettingsError("PUSHGATE_HOST_LISTEN must look like 127.0.0.1:8789") }
+        return (address.host, address.port)
     }
 }

@@ -193,7 +193,7 @@ public struct RelayConfiguration: Sendable {
     /// `METRICS_LISTEN`: an address, or `nil` for `off`.
     private static func metricsListen(_ raw: String) throws(ConfigurationError) -> ListenAddress? {
         if raw.lowercased() == "off" { return nil }
-        guard let address = ListenAddress(raw) else {
+        guard let address = ListenAddress(raw), address.isIPLiteral else {
             throw ConfigurationError(setting: SettingsSource.displayName("METRICS_LISTEN"),
                                      problem: "must be HOST:PORT with an IP address (127.0.0.1:9788, [::1]:9788) or off")
         }
