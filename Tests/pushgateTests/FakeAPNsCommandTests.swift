@@ -9,16 +9,8 @@ import Testing
     static let keyId = "ABC123DEFG"
     static let teamId = "TEAM123456"
 
-    /// The fake's files in one test directory.
-    struct Files {
-        let directory: URL
-        var p8: String { directory.appendingPathComponent("AuthKey.p8").path }
-        var record: String { directory.appendingPathComponent("apns.jsonl").path }
-        var certificate: String { directory.appendingPathComponent("ca.pem").path }
-    }
-
     /// Starts the fake checking provider tokens against `key`.
-    static func startFake(_ files: Files, key: P256PrivateKey) async throws -> FakeProviderProcess {
+    static func startFake(_ files: FakeProviderFiles, key: P256PrivateKey) async throws -> FakeProviderProcess {
         try key.pkcs8PEM.write(toFile: files.p8, atomically: true, encoding: .utf8)
         return try await FakeProviderProcess.start([
             "fake-apns", "--port", "0", "--p8", files.p8, "--key-id", keyId, "--team-id", teamId,
@@ -27,7 +19,7 @@ import Testing
     }
 
     /// Sends one alert through an ``APNsClient`` signing with `key` and trusting the fake's certificate.
-    static func push(_ token: String, port: UInt16, key: P256PrivateKey, files: Files) async throws -> APNsOutcome {
+    static func push(_ token: String, port: UInt16, key: P256PrivateKey, files: FakeProviderFiles) async throws -> APNsOutcome {
         let configuration = APNsConfiguration(privateKey: key, keyId: keyId, teamId: teamId,
                                               productionOrigin: HTTP2Origin(host: "127.0.0.1", port: port),
                                               extraCAFile: files.certificate)
@@ -40,8 +32,8 @@ import Testing
     }
 
     @Test func recordsAPushFromTheAPNsClientAndStopsOnSIGTERM() async throws {
-        let files = Files(directory: try PushgateTool.temporaryDirectory())
-        defer { try? FileManager.default.removeItem(at: files.directory) }
+        let files = try FakeProviderFiles.make()
+        defer { files.remove() }
         let key = P256PrivateKey()
         let fake = try await Self.startFake(files, key: key)
         #expect(try String(contentsOfFile: files.certificate, encoding: .utf8).hasPrefix("-----BEGIN CERTIFICATE-----\n"))
@@ -66,8 +58,8 @@ import Testing
     }
 
     @Test func refusesProviderTokensSignedByAnotherKeyAndStopsOnSIGINT() async throws {
-        let files = Files(directory: try PushgateTool.temporaryDirectory())
-        defer { try? FileManager.default.removeItem(at: files.directory) }
+        let files = try FakeProviderFiles.make()
+        defer { files.remove() }
         let fake = try await Self.startFake(files, key: P256PrivateKey())
 
         let token = Hex.encode(SecureRandom.bytes(32))

@@ -6,15 +6,6 @@ import Testing
 
 /// `pushgate fake-fcm` as a child process, driven by the real FCM client (docs/fake-fcm.md).
 @Suite(.timeLimit(.minutes(1))) struct FakeFCMCommandTests {
-    /// The fake's files in one test directory.
-    struct Files {
-        let directory: URL
-        var account: String { directory.appendingPathComponent("service-account.json").path }
-        var script: String { directory.appendingPathComponent("script.json").path }
-        var record: String { directory.appendingPathComponent("fcm.jsonl").path }
-        var certificate: String { directory.appendingPathComponent("ca.pem").path }
-    }
-
     /// The `rs256-oauth.json` service account.
     static func account() throws -> JSONObject {
         let vector = try JSONValue.parse(Array(try Data(contentsOf: PushgateTool.fixture("vectors/rs256-oauth.json"))))
@@ -22,8 +13,8 @@ import Testing
     }
 
     @Test func servesTheFCMClientRecordsAndStopsOnSIGTERM() async throws {
-        let files = Files(directory: try PushgateTool.temporaryDirectory())
-        defer { try? FileManager.default.removeItem(at: files.directory) }
+        let files = try FakeProviderFiles.make()
+        defer { files.remove() }
         try JSONValue.object(try Self.account()).serialized().write(toFile: files.account, atomically: true, encoding: .utf8)
         try #"{"gone-token":"unregistered"}"#.write(toFile: files.script, atomically: true, encoding: .utf8)
         let fake = try await FakeProviderProcess.start([
@@ -50,8 +41,8 @@ import Testing
     }
 
     @Test func badFilesStopStartUp() async throws {
-        let files = Files(directory: try PushgateTool.temporaryDirectory())
-        defer { try? FileManager.default.removeItem(at: files.directory) }
+        let files = try FakeProviderFiles.make()
+        defer { files.remove() }
         let missing = try await PushgateTool.runOnOwnThread(["fake-fcm", "--service-account", "/nonexistent/account.json"])
         #expect(missing.status == 1)
         #expect(missing.stdout.isEmpty)

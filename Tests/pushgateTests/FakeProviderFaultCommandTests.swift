@@ -7,22 +7,10 @@ import Testing
 /// `retryAfter`, `--reset-stream-every`, `--goaway-after-streams`, `--drop-after-streams`,
 /// SIGUSR1) against the real binary over real TLS and HTTP/2.
 @Suite(.timeLimit(.minutes(1))) struct FakeProviderFaultCommandTests {
-    /// The fake's files in one test directory.
-    struct Files {
-        let directory: URL
-        var script: String { directory.appendingPathComponent("script.json").path }
-        var record: String { directory.appendingPathComponent("record.jsonl").path }
-        var certificate: String { directory.appendingPathComponent("ca.pem").path }
-        var account: String { directory.appendingPathComponent("service-account.json").path }
-
-        static func make() throws -> Files { Files(directory: try PushgateTool.temporaryDirectory()) }
-        func remove() { try? FileManager.default.removeItem(at: directory) }
-    }
-
     static let token = String(repeating: "ab", count: 32)
 
     @Test func apnsSequenceWithRetryAfterAndAResetEveryThirdRequest() async throws {
-        let files = try Files.make()
+        let files = try FakeProviderFiles.make()
         defer { files.remove() }
         try #"""
             {"\#(Self.token)":[{"status":503,"reason":"ServiceUnavailable","retryAfter":30},
@@ -55,7 +43,7 @@ import Testing
     }
 
     @Test func fcmSequenceOfPresetsWithRetryAfterAndAResetEverySecondRequest() async throws {
-        let files = try Files.make()
+        let files = try FakeProviderFiles.make()
         defer { files.remove() }
         let account = try FakeFCMCommandTests.account()
         try JSONValue.object(account).serialized().write(toFile: files.account, atomically: true, encoding: .utf8)
@@ -92,7 +80,7 @@ import Testing
     /// GOAWAY at each connection's first stream: the fake serves it, then closes the connection,
     /// so the client is left with none and opens a new one for the next request.
     @Test func goAwayAfterStreamsEndsEachConnectionAfterItsNthStream() async throws {
-        let files = try Files.make()
+        let files = try FakeProviderFiles.make()
         defer { files.remove() }
         let fake = try await FakeProviderProcess.start(["fake-apns", "--cert-out", files.certificate, "--goaway-after-streams", "1"])
         let client = try FakeProviderClient(port: fake.port, caFile: files.certificate)
@@ -107,7 +95,7 @@ import Testing
     /// The connection is closed as its second stream opens: that request is lost (not refused:
     /// there was no GOAWAY), and is not recorded since the fake never read it whole.
     @Test func dropAfterStreamsClosesTheConnectionAtItsNthStream() async throws {
-        let files = try Files.make()
+        let files = try FakeProviderFiles.make()
         defer { files.remove() }
         let account = try FakeFCMCommandTests.account()
         try JSONValue.object(account).serialized().write(toFile: files.account, atomically: true, encoding: .utf8)
@@ -128,7 +116,7 @@ import Testing
     /// SIGUSR1 closes the open connection under a request in flight (no GOAWAY: the request is
     /// lost, not refused), says so on standard error, and the fake goes on serving.
     @Test func sigusr1DropsEveryConnectionAndTheFakeKeepsServing() async throws {
-        let files = try Files.make()
+        let files = try FakeProviderFiles.make()
         defer { files.remove() }
         try #"{"\#(Self.token)":{"status":200,"delayMs":600000}}"#.write(toFile: files.script, atomically: true, encoding: .utf8)
         let fake = try await FakeProviderProcess.start(["fake-apns", "--script", files.script, "--cert-out", files.certificate])
