@@ -40,12 +40,20 @@ public enum HostMain {
         let service = try HostService(settings: settings, scheduler: DispatchScheduler(), logger: logger)
         try await service.start()
         let api = try HostAPI(service: service, host: settings.listenHost, port: settings.listenPort, logger: logger)
-        // The one stdout line, so a supervisor or test can read the port at once.
+        let metrics = try settings.metricsListen.map { address in
+            try MetricsListener(address: address, logger: logger) { await service.metrics() }
+        }
+        // As the relay does: the metrics line first, so whoever has read `listening` has both.
+        if let metrics, let address = settings.metricsListen {
+            FileHandle.standardOutput.write(Data("metrics \(address.host):\(metrics.port)\n".utf8))
+        }
+        // The listening line, so a supervisor or test can read the port at once.
         FileHandle.standardOutput.write(Data("listening \(settings.listenHost):\(api.port)\n".utf8))
         logger.info("host started", ["serverId": Redact.serverId(settings.serverId), "iosPush": settings.iosPushMode.rawValue])
         let signal = await termination.next()
         logger.info("stopping", ["signal": signal])
         await api.shutdown(grace: .seconds(5))
+        metrics?.stop()
         await service.shutdown()
         logger.info("stopped")
         return 0

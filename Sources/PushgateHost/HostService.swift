@@ -13,6 +13,11 @@ public final class HostService: Sendable {
     public let eventLoop: EpollEventLoop
     public let scheduler: any Scheduler
     let dispatcher: AlertDispatcher
+    /// The pushes not accepted at once, sent again until their deadline.
+    public let outbox: HostOutbox
+    /// Dispatch counts since start, for the metrics listener.
+    let counters = HostCounters()
+    private let unqueued: UnqueuedPushes
     /// Live Activity registrations, session states and their pushes.
     public let liveActivities: LiveActivityEngine
     private let relay: RelayTransport?
@@ -35,6 +40,8 @@ public final class HostService: Sendable {
         self.webFallback = webFallback
         for diagnostic in settings.diagnostics { logger.warning(diagnostic) }
         store = try HostStore(path: settings.databasePath, clock: scheduler.clock, scheduler: scheduler, logger: logger.named("store"))
+        outbox = HostOutbox(store: store, schedule: settings.outbox, scheduler: scheduler, logger: logger)
+        unqueued = UnqueuedPushes(clock: scheduler.clock)
         let eventLoop = try EpollEventLoop()
         self.eventLoop = eventLoop
         var relay: RelayTransport?
@@ -66,13 +73,15 @@ public final class HostService: Sendable {
         self.relay = relay
         self.apnsClient = apnsClient
         hapi = HapiTransports(settings: settings, store: store, apnsClient: apnsClient, eventLoop: eventLoop, clock: scheduler.clock,
-                              logger: logger)
+                              outbox: outbox, logger: logger)
         liveActivities = LiveActivityEngine(store: try LiveActivityStore(path: settings.databasePath), transport: liveActivityTransport,
                                             scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
                                             logger: logger)
         dispatcher = AlertDispatcher(store: store, transport: transport,
                                      composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled()),
-                                     clock: scheduler.clock, logger: logger)
+                                     clock: scheduler.clock, outbox: outbox, logger: logger)
+        if let sender = dispatcher.outboxSender { outbox.register(sender, for: .alert) }
+        if hapi.fanout.isEnabled { outbox.register(hapi.fanout, for: .hapi) }
         let eventGate = EventGate(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
         gate.withLock { $0 = eventGate }
         let debounce = PendingRequestDebounce(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
@@ -80,10 +89,11 @@ public final class HostService: Sendable {
     }
 
     /// Clears registrations cached for another relay URL, so a relay switch re-registers every
-    /// token; starts the Live Activity engine's scheduled work.
+    /// token; starts the Live Activity engine's scheduled work and resumes the outbox.
     public func start() async throws {
         try await store.clearRegistrations(except: relay?.relayURL)
         try await liveActivities.start()
+        try await outbox.start()
     }
 
     // MARK: Events
@@ -123,27 +133,51 @@ public final class HostService: Sendable {
 
     /// One dispatch: the encrypted devices (Android, then iOS), the content-free alert tokens,
     /// then the web fallback gated on whether any native send went out (hapi-path.md §6, §10).
+    /// What was not accepted and is worth another try goes to the outbox in one transaction
+    /// before the answer; an event the hub posts again after a 503 is sent only to the devices
+    /// it still owes (docs/host.md, "Outbox").
     private func deliver(_ event: HostEvent) async -> DispatchResult {
+        let owed = unqueued.take(event.eventId)
         // Composed only for a channel that may use it.
         let payload = hapi.fanout.mayDeliver || webFallback != nil ? HapiComposer.payload(for: event) : nil
         var tally = HapiTally()
         if let payload {
             do {
-                tally = try await hapi.fanout.deliver(payload, namespace: HapiDeviceRoutes.namespace)
+                tally = try await hapi.fanout.deliver(payload, namespace: HapiDeviceRoutes.namespace, eventId: event.eventId,
+                                                      only: owed?.hapiTokens)
             } catch {
                 logger.error("hapi dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
             }
         }
-        var result = await dispatcher.dispatch(event)
+        var result = await dispatcher.dispatch(event, only: owed?.alertTokens)
         result.accepted += tally.sent
         result.failed += tally.failed
         result.dropped += tally.dead
+        result.owed += tally.owed
+        await keepOwed(&result)
+        counters.record(result)
         if let webFallback {
             let notification = WebFallbackNotification(event: event, payload: payload, namespace: HapiDeviceRoutes.namespace)
             _ = await WebFallbackGate.run(nativeDelivered: result.nativeDelivered, notification: notification,
                                           channel: webFallback, logger: logger)
         }
         return result
+    }
+
+    /// Writes the result's owed pushes to the outbox; when the store cannot take them, marks the
+    /// result `storeUnavailable` and remembers them for the hub's retry of the event.
+    private func keepOwed(_ result: inout DispatchResult) async {
+        guard !result.owed.isEmpty else { return }
+        do {
+            try await outbox.enqueue(result.owed)
+            result.queued = result.owed.count
+        } catch {
+            result.storeUnavailable = true
+            unqueued.remember(result.owed, eventId: result.eventId)
+            logger.error("the outbox could not be written (disk full?); answering 503 so the hub posts the event again",
+                         ["pushes": "\(result.owed.count)", "error": "\(error)"])
+        }
+        result.owed = []
     }
 
     private func suppressed(_ event: HostEvent, _ reason: DispatchResult.Suppression) async -> DispatchResult {
@@ -192,7 +226,15 @@ public final class HostService: Sendable {
             ("alertTokens", .integer(Int64(counts.alertTokens))),
             ("liveActivityTokens", .integer(Int64(counts.liveActivityTokens))),
             ("badge", .integer(Int64(counts.badge))),
+            ("outbox", try await outbox.status()),
         ]))
+    }
+
+    /// `GET /metrics` on `PUSHGATE_METRICS_LISTEN`: the dispatch counters and the outbox's.
+    public func metrics() async -> String {
+        let summary = try? await store.outboxSummary()
+        return HostMetrics.render(counters: counters.current, outbox: outbox.counters.current, depth: summary?.depth,
+                                  oldestCreatedAtMs: summary?.oldestCreatedAtMs, nowMs: scheduler.clock.nowMilliseconds)
     }
 
     /// Stops the Live Activity engine and the APNs client (direct mode), and writes the badge
@@ -200,6 +242,7 @@ public final class HostService: Sendable {
     public func shutdown() async {
         await liveActivities.stop()
         await waitForScheduledDispatches()
+        await outbox.stop()
         do {
             try await store.finishWritingBehind()
         } catch {

@@ -12,7 +12,7 @@ import Testing
         try await harness.register(token, locale: "zh-Hant-TW")
         let result = try await harness.event("ready", "s1", name: "  Refactor auth  ", extra: [("eventId", "hub-7")])
         #expect(result == .object(JSONObject([("eventId", "hub-7"), ("accepted", 1), ("failed", 0), ("dropped", 0),
-                                              ("suppressed", .null), ("badge", 1), ("nativeDelivered", true)])))
+                                              ("suppressed", .null), ("badge", 1), ("nativeDelivered", true), ("queued", 0)])))
         let payloads = harness.payloads(token)
         #expect(payloads.count == 1)
         #expect(payloads.first?["aps"]?["alert"]?["title"] == "任務已完成")

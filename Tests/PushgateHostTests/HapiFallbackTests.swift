@@ -125,7 +125,7 @@ import Testing
                                     logger: Logger(component: "apns", minimumLevel: .error))
         let lane = HapiAPNsLane(client: client, bundleId: direct.bundleId, environment: .production, ttlSeconds: 0,
                                 clock: harness.clock)
-        return HapiFanout(store: harness.service.store, android: .off, ios: .encrypted(lane),
+        return HapiFanout(store: harness.service.store, android: .off, ios: .encrypted(lane), outbox: nil,
                           logger: Logger(component: "host", minimumLevel: .debug, sink: harness.logs))
     }
 }

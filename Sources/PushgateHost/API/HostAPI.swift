@@ -71,7 +71,7 @@ public final class HostAPI: Sendable {
         router.add("POST", "/api/events", RouteHandler(resumesInline: true) { request in
             await handle(request, logger) { json in
                 let result = await service.handle(try HostEvent(json: json))
-                return APIResponse.json(result.pending ? 202 : 200, result.json)
+                return APIResponse.json(result.storeUnavailable ? 503 : (result.pending ? 202 : 200), result.json)
             }
         })
         router.post("/api/devices/register") { request in

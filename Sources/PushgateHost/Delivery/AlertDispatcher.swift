@@ -9,47 +9,70 @@ public final class AlertDispatcher: Sendable {
     private let store: HostStore
     private let transport: (any AlertTransport)?
     private let composer: AlertComposer
+    private let clock: any WallClock
+    /// Where pushes that failed for a passing reason wait; nil: nothing is kept.
+    private let outbox: HostOutbox?
     private let logger: Logger
     /// Outcomes of recent delivery rounds, for the status route.
     let health: TransportHealth
 
     /// `transport` is nil when iOS push is off.
     public init(store: HostStore, transport: (any AlertTransport)?, composer: AlertComposer, clock: any WallClock,
-                logger: Logger) {
+                outbox: HostOutbox? = nil, logger: Logger) {
         self.store = store
         health = TransportHealth(clock: clock)
         self.transport = transport
         self.composer = composer
+        self.clock = clock
+        self.outbox = outbox
         self.logger = logger.named("dispatch")
     }
 
     public var transportName: String { transport?.name ?? "off" }
 
-    public func dispatch(_ event: HostEvent) async -> DispatchResult {
+    /// The sender of the outbox's alert entries; nil when iOS push is off.
+    var outboxSender: AlertOutboxSender? { transport.map { AlertOutboxSender(store: store, transport: $0) } }
+
+    /// Sends `event` to every alert token (only those in `only`, when given: a hub's retry of an
+    /// event answered 503). The result's `owed` holds the outbox entries of the pushes worth
+    /// sending again; the caller writes them.
+    public func dispatch(_ event: HostEvent, only: Set<String>? = nil) async -> DispatchResult {
         do {
-            return try await send(event)
+            return try await send(event, only: only)
         } catch {
             logger.error("dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
             return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0)
         }
     }
 
-    private func send(_ event: HostEvent) async throws -> DispatchResult {
+    private func send(_ event: HostEvent, only: Set<String>?) async throws -> DispatchResult {
         let tag = NotificationTag.make(for: event)
-        let (tokens, badge) = try await store.beginAlertRound(tag: transport == nil ? nil : tag)
+        var (tokens, badge) = try await store.beginAlertRound(tag: transport == nil ? nil : tag)
+        if let only { tokens.removeAll { !only.contains($0.token) } }
         guard let transport, !tokens.isEmpty else { return DispatchResult(eventId: event.eventId, badge: badge) }
         var result = DispatchResult(eventId: event.eventId, badge: badge)
         let ready = await transport.prepare(tokens.map(\.token))
-        result.failed = tokens.count - tokens.filter { ready.contains($0.token) }.count
-        let batches = composer.batches(for: event, tokens: tokens.filter { ready.contains($0.token) }, badge: badge, tag: tag)
-        let outcomes = await forEachConcurrently(batches, limit: 4) { batch in await transport.deliver(batch) }
-        for outcome in outcomes.flatMap(\.self) {
-            switch outcome.value {
-            case .accepted: result.accepted += 1
-            case .failed: result.failed += 1
-            case .dropped:
-                result.dropped += 1
-                try await store.deleteAlertToken(outcome.key)
+        let batches = composer.batches(for: event, tokens: tokens, badge: badge, tag: tag)
+        let sent = await forEachConcurrently(batches, limit: 4) { batch -> (AlertBatch, [String: TokenOutcome]) in
+            var registered = batch
+            registered.tokens.removeAll { !ready.contains($0) }
+            return (batch, registered.tokens.isEmpty ? [:] : await transport.deliver(registered))
+        }
+        let nowMs = clock.nowMilliseconds
+        for (batch, outcomes) in sent {
+            for token in batch.tokens {
+                // A token whose registration failed was not sent: it is tried again, registration first.
+                switch outcomes[token] ?? .failed(.later) {
+                case .accepted: result.accepted += 1
+                case .failed(let advice):
+                    result.failed += 1
+                    if let next = outbox?.firstRetry(after: advice, nowMs: nowMs) {
+                        result.owed.append(AlertOutboxSender.entry(batch, token: token, nowMs: nowMs, nextAttemptAtMs: next))
+                    }
+                case .dropped:
+                    result.dropped += 1
+                    try await store.deleteAlertToken(token)
+                }
             }
         }
         health.record(accepted: result.accepted, failed: result.failed)

@@ -29,16 +29,16 @@ public struct DirectAPNsTransport: AlertTransport {
         let environment = APNsEnvironment(rawValue: batch.environment) ?? .production
         guard let payload = APNsPayload.alert(title: batch.title, body: batch.body, badge: Int64(batch.badge),
                                               threadId: batch.tag, data: batch.data) else {
-            return Dictionary(batch.tokens.map { ($0, .failed) }, uniquingKeysWith: { a, _ in a })
+            return Dictionary(batch.tokens.map { ($0, .failed(.never)) }, uniquingKeysWith: { a, _ in a })
         }
         let expiration = APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)
         let results = await forEachConcurrently(batch.tokens, limit: Self.concurrency) { [client, bundleId] token -> (String, TokenOutcome) in
             guard let notification = try? APNsNotification.alert(deviceToken: token, bundleId: bundleId, payload: payload,
-                                                                 collapseId: batch.tag, expiration: expiration) else { return (token, .failed) }
+                                                                 collapseId: batch.tag, expiration: expiration) else { return (token, .failed(.never)) }
             switch await client.send(notification, environment: environment) {
             case .delivered: return (token, .accepted)
             case .dead: return (token, .dropped)
-            case .transient: return (token, .failed)
+            case .transient(_, let failure): return (token, .failed(RetryAdvice(failure)))
             }
         }
         return Dictionary(results, uniquingKeysWith: { a, _ in a })

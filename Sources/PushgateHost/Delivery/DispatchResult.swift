@@ -21,6 +21,14 @@ public struct DispatchResult: Sendable, Equatable {
     public var badge = 0
     /// Set on a debounced event: the push, if any, leaves when its window closes (Pushgate extension).
     public var pending = false
+    /// Of `failed`: pushes written to the outbox, sent again later (Pushgate extension;
+    /// docs/host.md, "Outbox").
+    public var queued = 0
+    /// The outbox could not take the pushes owed (a full disk): the API answers 503
+    /// `store_unavailable` and the hub posts the event again (docs/host.md, "Outbox").
+    public var storeUnavailable = false
+    /// The outbox entries of the pushes owed, until written.
+    var owed: [OutboxEntry] = []
 
     public var nativeDelivered: Bool { accepted > 0 }
 
@@ -35,14 +43,15 @@ public struct DispatchResult: Sendable, Equatable {
         self.pending = pending
     }
 
-    /// The wire form; `pending` appears only when true.
+    /// The wire form; `pending` appears only when true, `error` only with ``storeUnavailable``.
     public var json: JSONValue {
         var object = JSONObject([
             ("eventId", .string(eventId)), ("accepted", .integer(Int64(accepted))), ("failed", .integer(Int64(failed))),
             ("dropped", .integer(Int64(dropped))),
             ("suppressed", suppressed.map { .string($0.rawValue) } ?? .null), ("badge", .integer(Int64(badge))),
-            ("nativeDelivered", .bool(nativeDelivered)),
+            ("nativeDelivered", .bool(nativeDelivered)), ("queued", .integer(Int64(queued))),
         ])
+        if storeUnavailable { object["error"] = "store_unavailable" }
         if pending { object["pending"] = true }
         return .object(object)
     }

@@ -138,13 +138,21 @@ struct RelayRegistrations: Sendable {
     }
 
     /// Per token of a send-type request: the relay's row, or `failed` when the relay refused
-    /// the request or did not answer (`reply` nil).
+    /// the request or did not answer (`reply` nil). A request the relay found malformed (400,
+    /// 413) is not sent again; any other refusal or silence is (docs/host.md, "Outbox").
     private static func outcomes(_ tokens: [String], _ reply: RelayReply?) -> [String: TokenOutcome] {
-        var outcomes = Dictionary(tokens.map { ($0, TokenOutcome.failed) }, uniquingKeysWith: { first, _ in first })
+        let whole: RetryAdvice = reply.map { $0.status == 400 || $0.status == 413 ? .never : .later } ?? .later
+        var outcomes = Dictionary(tokens.map { ($0, TokenOutcome.failed(whole)) }, uniquingKeysWith: { first, _ in first })
         guard let reply, reply.isSuccess else { return outcomes }
         for row in reply.results where outcomes[row.token] != nil {
-            outcomes[row.token] = row.ok ? .accepted : (row.drop ? .dropped : .failed)
+            outcomes[row.token] = row.ok ? .accepted : (row.drop ? .dropped : .failed(advice(row)))
         }
         return outcomes
+    }
+
+    /// A row's `retryable` and `retryAfter`; a relay that sends no `retryable` (OpenChamber's)
+    /// is trusted to mean a passing failure unless its `reason` says `refused`.
+    private static func advice(_ row: RelayReply.TokenResult) -> RetryAdvice {
+        RetryAdvice(retryable: row.retryable ?? (row.reason != "refused"), afterSeconds: row.retryAfterSeconds)
     }
 }

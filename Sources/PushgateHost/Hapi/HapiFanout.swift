@@ -10,7 +10,7 @@ import PushgateProviders
 ///   plaintext is chosen once per event, then every device gets its own envelope (own key,
 ///   own random nonce). Nothing fits → every targeted device failed, rows kept, one log line
 ///   with sizes. Dead rows are deleted by `(namespace, token)`.
-final class HapiFanout: Sendable {
+final class HapiFanout: OutboxSender {
     /// The Android route.
     enum AndroidRoute: Sendable {
         case encrypted(any HapiEnvelopeSender)
@@ -31,9 +31,12 @@ final class HapiFanout: Sendable {
     private let android: AndroidRoute
     private let ios: IOSRoute
     private let logger: Logger
+    /// Where envelopes that failed for a passing reason wait; nil: nothing is kept.
+    private let outbox: HostOutbox?
 
-    init(store: HostStore, android: AndroidRoute, ios: IOSRoute, logger: Logger) {
+    init(store: HostStore, android: AndroidRoute, ios: IOSRoute, outbox: HostOutbox?, logger: Logger) {
         self.store = store
+        self.outbox = outbox
         self.android = android
         self.ios = ios
         self.logger = logger.named("hapi")
@@ -63,17 +66,21 @@ final class HapiFanout: Sendable {
     /// False when ``deliver(_:namespace:)`` would send nothing: no transport, or no device stored.
     var mayDeliver: Bool { isEnabled && store.mayHaveHapiDevices }
 
-    /// Delivers `payload` to the devices of `namespace`; the tally of every device's outcome.
-    func deliver(_ payload: HapiPayload, namespace: String) async throws -> HapiTally {
+    /// Delivers `payload` to the devices of `namespace` (only those whose token is in `only`,
+    /// when given: a hub's retry of an event answered 503); the tally of every device's outcome,
+    /// with the outbox entries (of event `eventId`) of the envelopes worth sending again.
+    func deliver(_ payload: HapiPayload, namespace: String, eventId: String = "", only: Set<String>? = nil) async throws -> HapiTally {
         guard mayDeliver else { return HapiTally() }
-        let devices = try await store.hapiDevices(namespace: namespace)
+        var devices = try await store.hapiDevices(namespace: namespace)
+        if let only { devices.removeAll { !only.contains($0.token) } }
         guard !devices.isEmpty else { return HapiTally() }
         let plaintext = HapiPlaintext.choose(for: payload)
         var tally = HapiTally()
         switch android {
         case .encrypted(let sender):
             tally += try await sendEncrypted(devices.filter { $0.platform == .phone }, sender: sender, plaintext: plaintext,
-                                             collapseId: nil, keyless: .failed(reason: "no usable pushKey"), namespace: namespace)
+                                             collapseId: nil, keyless: .failed(reason: "no usable pushKey"),
+                                             lane: HapiOutboxMessage.Lane.android, namespace: namespace, eventId: eventId)
         case .direct(let sender):
             let targets = devices.filter { $0.platform == .phone || $0.platform == .wear }
             let outcomes = await forEachConcurrently(targets, limit: Self.concurrency) { device in
@@ -86,7 +93,8 @@ final class HapiFanout: Sendable {
         if case .encrypted(let sender) = ios {
             tally += try await sendEncrypted(devices.filter { $0.platform == .ios }, sender: sender, plaintext: plaintext,
                                              collapseId: HapiCollapseId.make(type: payload.type, sessionId: payload.sessionId),
-                                             keyless: .dead(reason: "corrupt pushKey"), namespace: namespace)
+                                             keyless: .dead(reason: "corrupt pushKey"), lane: HapiOutboxMessage.Lane.ios,
+                                             namespace: namespace, eventId: eventId)
         }
         if tally.oversized > 0 {
             logger.warning("hapi payload too large even in its minimal form; nothing sent on the encrypted lanes", [
@@ -99,9 +107,11 @@ final class HapiFanout: Sendable {
         return tally
     }
 
-    /// One envelope per device; `keyless` is the outcome of a row without a usable key.
+    /// One envelope per device; `keyless` is the outcome of a row without a usable key. A sealed
+    /// envelope that failed with a passing failure becomes an outbox entry of `lane`.
     private func sendEncrypted(_ devices: [HapiDevice], sender: any HapiEnvelopeSender, plaintext: HapiPlaintext?,
-                               collapseId: String?, keyless: HapiPushOutcome, namespace: String) async throws -> HapiTally {
+                               collapseId: String?, keyless: HapiPushOutcome, lane: HapiOutboxMessage.Lane, namespace: String,
+                               eventId: String) async throws -> HapiTally {
         var outcomes: [(String, HapiPushOutcome)] = []
         var keyed: [(device: HapiDevice, key: HapiPushKey)] = []
         for device in devices {
@@ -117,13 +127,65 @@ final class HapiFanout: Sendable {
             tally.oversized = keyed.count
             return tally
         }
-        outcomes += await forEachConcurrently(keyed, limit: Self.concurrency) { target in
+        let sent = await forEachConcurrently(keyed, limit: Self.concurrency) { target -> (String, HapiPushOutcome, String?) in
             guard let envelope = try? HapiEnvelope.seal(plaintext.bytes, key: target.key) else {
-                return (target.device.token, .failed(reason: "seal failed"))
+                return (target.device.token, .failed(reason: "seal failed"), nil)
             }
-            return (target.device.token, await sender.send(token: target.device.token, envelope: envelope, collapseId: collapseId))
+            return (target.device.token, await sender.send(token: target.device.token, envelope: envelope, collapseId: collapseId), envelope)
         }
-        return try await apply(outcomes, namespace: namespace)
+        outcomes += sent.map { ($0.0, $0.1) }
+        var tally = try await apply(outcomes, namespace: namespace)
+        let nowMs = store.clock.nowMilliseconds
+        for case let (token, .failed(_, failure), envelope?) in sent {
+            guard let outbox, let next = outbox.firstRetry(after: lane.advice(failure), nowMs: nowMs) else { continue }
+            let message = HapiOutboxMessage(lane: lane, namespace: namespace, envelope: envelope, collapseId: collapseId)
+            tally.owed.append(OutboxEntry(kind: .hapi, token: token, eventId: eventId, message: message.json, createdAtMs: nowMs,
+                                          nextAttemptAtMs: next))
+        }
+        return tally
+    }
+
+    /// Sends envelopes again from the outbox (kind `hapi`), each by its lane's current route; a device whose
+    /// row is gone, or whose lane is off now, is owed nothing.
+    func resend(_ entries: [OutboxEntry]) async -> [Int64: TokenOutcome] {
+        var outcomes: [Int64: TokenOutcome] = [:]
+        var namespaces: [String: Set<String>] = [:]
+        var sends: [(entry: OutboxEntry, message: HapiOutboxMessage, sender: any HapiEnvelopeSender)] = []
+        for entry in entries {
+            guard let message = HapiOutboxMessage(json: entry.message), let sender = sender(for: message.lane) else {
+                outcomes[entry.id] = .failed(.never)
+                continue
+            }
+            if namespaces[message.namespace] == nil {
+                namespaces[message.namespace] = Set(((try? await store.hapiDevices(namespace: message.namespace)) ?? []).map(\.token))
+            }
+            if namespaces[message.namespace]?.contains(entry.token) == true {
+                sends.append((entry, message, sender))
+            } else {
+                outcomes[entry.id] = .failed(.never)
+            }
+        }
+        let results = await forEachConcurrently(sends, limit: Self.concurrency) { send in
+            (send, await send.sender.send(token: send.entry.token, envelope: send.message.envelope, collapseId: send.message.collapseId))
+        }
+        for (send, outcome) in results {
+            switch outcome {
+            case .sent: outcomes[send.entry.id] = .accepted
+            case .dead:
+                outcomes[send.entry.id] = .dropped
+                _ = try? await store.deleteHapiDevices(namespace: send.message.namespace, token: send.entry.token)
+            case .failed(_, let failure): outcomes[send.entry.id] = .failed(send.message.lane.advice(failure))
+            }
+        }
+        return outcomes
+    }
+
+    /// The encrypted route of a lane, when it has one now.
+    private func sender(for lane: HapiOutboxMessage.Lane) -> (any HapiEnvelopeSender)? {
+        switch (lane, android, ios) {
+        case (.android, .encrypted(let sender), _), (.ios, _, .encrypted(let sender)): sender
+        default: nil
+        }
     }
 
     /// Counts the outcomes and deletes the rows of dead tokens.
@@ -149,11 +211,14 @@ struct HapiTally: Equatable {
     var dead = 0
     /// Of `failed`: devices not sent to because even the minimal plaintext was too large.
     var oversized = 0
+    /// Of `failed`: the envelopes to send again from the outbox.
+    var owed: [OutboxEntry] = []
 
     static func += (lhs: inout HapiTally, rhs: HapiTally) {
         lhs.sent += rhs.sent
         lhs.failed += rhs.failed
         lhs.dead += rhs.dead
         lhs.oversized += rhs.oversized
+        lhs.owed += rhs.owed
     }
 }

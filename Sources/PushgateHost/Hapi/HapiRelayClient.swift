@@ -69,20 +69,30 @@ public final class HapiRelayClient: Sendable {
                                                                  "status": "\(status)", "outcome": outcome.label])
             }
         } catch {
-            outcome = .failed(reason: "network error or timeout")
+            // A timed-out request may have been delivered; one that failed otherwise was not answered at all.
+            let timedOut = (error as? HTTPClientError)?.timedOut ?? false
+            outcome = .failed(reason: "network error or timeout", failure: timedOut ? .unanswered : .notSent)
             logger.warning("hapi relay push did not complete (network error or 10 s timeout); check pushRelayUrl",
                            ["platform": platform.rawValue, "token": Redact.token(token)])
         }
         return outcome
     }
 
-    /// The outcome of a relay answer.
+    /// The outcome of a relay answer. For the host's outbox (docs/host.md, "Outbox"): 429 is a
+    /// throttle, 500/503/504 mean the push was not taken, and 502 (the relay's provider failed
+    /// after its own retries, perhaps with no answer) may have been delivered.
     static func classify(status: Int, body: [UInt8]) -> HapiPushOutcome {
         let object = (status == 200 || status == 410) ? (try? JSONValue.parse(body))?.objectValue : nil
         if status == 200 && object?["ok"] == .bool(true) { return .sent }
         if status == 410 && object?["ok"] == .bool(false) && object?["code"] == .string("unregistered") {
             return .dead(reason: "unregistered")
         }
-        return .failed(reason: "HTTP \(status)")
+        let failure: ProviderFailure = switch status {
+        case 429: .throttled(retryAfterSeconds: nil)
+        case 500, 503, 504: .unavailable(retryAfterSeconds: nil)
+        case 502: .unanswered
+        default: .rejected
+        }
+        return .failed(reason: "HTTP \(status)", failure: failure)
     }
 }

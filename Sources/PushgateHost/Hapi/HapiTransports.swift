@@ -21,7 +21,7 @@ final class HapiTransports: Sendable {
     /// `apnsClient` is the host's direct APNs client (set in `apns` mode); the relay client reads
     /// its answers on `eventLoop`, the host's.
     init(settings: HostSettings, store: HostStore, apnsClient: APNsClient?, eventLoop: EpollEventLoop, clock: any WallClock,
-         logger: Logger) {
+         outbox: HostOutbox?, logger: Logger) {
         let modes = HapiModes(settings: settings)
         var offReasons = modes.offReasons
         var relayClient: HapiRelayClient?
@@ -57,7 +57,7 @@ final class HapiTransports: Sendable {
         default: ios = .off
         }
         self.fcmClient = fcmClient
-        fanout = HapiFanout(store: store, android: android, ios: ios, logger: logger)
+        fanout = HapiFanout(store: store, android: android, ios: ios, outbox: outbox, logger: logger)
         iosName = fanout.iosName
         androidName = fanout.androidName
         logger.info("hapi transports", ["ios": iosName, "android": androidName])

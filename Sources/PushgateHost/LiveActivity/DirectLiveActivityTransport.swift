@@ -35,17 +35,17 @@ public struct DirectLiveActivityTransport: LiveActivityTransport {
         guard let payload = APNsPayload.liveActivity(timestamp: nowMs / 1_000, event: push.event.rawValue,
                                                      contentState: push.contentState.json,
                                                      dismissalDate: push.dismissalDate, staleDate: push.staleDate) else {
-            return Dictionary(push.tokens.map { ($0, .failed) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(push.tokens.map { ($0, .failed(.never)) }, uniquingKeysWith: { first, _ in first })
         }
         let results = await forEachConcurrently(push.tokens, limit: DirectAPNsTransport.concurrency) { [client, bundleId] token -> (String, TokenOutcome) in
             guard let notification = try? APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload,
                                                                         priority: priority, expiration: expiration) else {
-                return (token, .failed)
+                return (token, .failed(.never))
             }
             switch await client.send(notification, environment: apnsEnvironment) {
             case .delivered: return (token, .accepted)
             case .dead: return (token, .dropped)
-            case .transient: return (token, .failed)
+            case .transient(_, let failure): return (token, .failed(RetryAdvice(failure)))
             }
         }
         return Dictionary(results, uniquingKeysWith: { first, _ in first })

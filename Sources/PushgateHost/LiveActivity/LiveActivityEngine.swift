@@ -286,7 +286,7 @@ public final class LiveActivityEngine: Sendable {
         for (batch, outcomes) in results {
             delivery.requests += 1
             for token in batch.push.tokens {
-                switch outcomes[token] ?? .failed {
+                switch outcomes[token] ?? .failed(.later) {
                 case .accepted:
                     delivery.accepted += 1
                     // After an accepted end the activity is over; the relay has unbound the token too.

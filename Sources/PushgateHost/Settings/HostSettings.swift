@@ -39,6 +39,11 @@ public struct HostSettings: Sendable {
     public let apnsTTLSeconds: Int
     /// Milliseconds between Live Activity refresh ticks; 0 disables the tick.
     public let liveActivityRefreshIntervalMs: Int64
+    /// How long and how many pushes the outbox keeps (`PUSHGATE_OUTBOX_DEADLINE_SECONDS`,
+    /// `PUSHGATE_OUTBOX_MAX`).
+    public let outbox: OutboxSchedule
+    /// Where `GET /metrics` is served (`PUSHGATE_METRICS_LISTEN`); nil when off.
+    public let metricsListen: ListenAddress?
 
     /// `host.sqlite` in the home.
     public var databasePath: String { (home as NSString).appendingPathComponent("host.sqlite") }
@@ -106,12 +111,18 @@ public struct HostSettings: Sendable {
             guard let parsed = Logger.Level(name: text) else { throw HostSettingsError("PUSHGATE_LOG_LEVEL must be debug, info, warning or error") }
             level = parsed
         }
-        var apnsTTLSeconds = APNsNotification.defaultTTLSeconds
-        if let text = value(.apnsTTL) {
-            guard let seconds = Int(text), (0...APNsNotification.maxTTLSeconds).contains(seconds) else {
-                throw HostSettingsError("PUSHGATE_APNS_TTL_SECONDS must be whole seconds from 0 to \(APNsNotification.maxTTLSeconds)")
+        let apnsTTLSeconds = try wholeNumber(value(.apnsTTL), .apnsTTL, in: 0...APNsNotification.maxTTLSeconds,
+                                             default: APNsNotification.defaultTTLSeconds)
+        let outbox = OutboxSchedule(
+            deadlineSeconds: try wholeNumber(value(.outboxDeadline), .outboxDeadline, in: 0...maxOutboxDeadlineSeconds,
+                                             default: OutboxSchedule.defaultDeadlineSeconds),
+            maxEntries: try wholeNumber(value(.outboxMax), .outboxMax, in: 1...maxOutboxEntries, default: OutboxSchedule.defaultMaxEntries))
+        var metricsListen: ListenAddress?
+        if let text = value(.metricsListen), text.lowercased() != "off" {
+            guard let address = ListenAddress(text) else {
+                throw HostSettingsError("PUSHGATE_METRICS_LISTEN must be off or look like 127.0.0.1:9789")
             }
-            apnsTTLSeconds = seconds
+            metricsListen = address
         }
         let hapi = HapiSettings(androidPushMode: (value(.androidPush) ?? HapiSettings.defaultAndroidPushMode).lowercased(),
                                 relayURL: value(.relayURL) == nil ? HapiSettings.defaultRelayURL : relayURL,
@@ -121,7 +132,22 @@ public struct HostSettings: Sendable {
         return HostSettings(home: home, file: file, signingKey: key, accessToken: accessToken, listenHost: host, listenPort: port,
                             relayURL: relayURL, iosPushMode: mode, directAPNs: directAPNs, hapi: hapi,
                             diagnostics: diagnostics, logLevel: level, apnsTTLSeconds: apnsTTLSeconds,
-                            liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)))
+                            liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)), outbox: outbox,
+                            metricsListen: metricsListen)
+    }
+
+    /// The longest `PUSHGATE_OUTBOX_DEADLINE_SECONDS`: a week (a push older than that is news no more).
+    static let maxOutboxDeadlineSeconds = 7 * 86_400
+    /// The largest `PUSHGATE_OUTBOX_MAX`.
+    static let maxOutboxEntries = 10_000_000
+
+    /// A setting's whole number within `range`, or `fallback` when unset.
+    static func wholeNumber(_ text: String?, _ name: SettingName, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
+        guard let text else { return fallback }
+        guard let number = Int(text), range.contains(number) else {
+            throw HostSettingsError("\(name.environment) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
     }
 
     /// `PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS`: whole milliseconds, `0` disables the tick;

@@ -50,11 +50,14 @@ public struct SettingName: Sendable, Hashable {
     public static let logLevel = SettingName("PUSHGATE_LOG_LEVEL", "logLevel")
     public static let liveActivityRefreshInterval = SettingName("PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS",
                                                                 "liveActivityRefreshIntervalMs")
+    public static let outboxDeadline = SettingName("PUSHGATE_OUTBOX_DEADLINE_SECONDS", "outboxDeadlineSeconds")
+    public static let outboxMax = SettingName("PUSHGATE_OUTBOX_MAX", "outboxMax")
+    public static let metricsListen = SettingName("PUSHGATE_METRICS_LISTEN", "metricsListen")
 
     /// Every setting an environment variable can persist.
     public static let all: [SettingName] = [
         listen, accessToken, relayURL, iosPush, androidPush, fcmServiceAccountPath, fcmOrigin, fcmTokenURI, fcmCAFile, apnsKeyId,
         apnsTeamId, apnsP8, apnsP8Path, apnsBundleId, apnsEnv, apnsHostProduction, apnsHostSandbox, apnsCAFile, apnsTTL, logLevel,
-        liveActivityRefreshInterval,
+        liveActivityRefreshInterval, outboxDeadline, outboxMax, metricsListen,
     ]
 }

@@ -51,5 +51,13 @@ enum HostMigrations {
             DROP TABLE badge_tags;
             ALTER TABLE badge_tags_by_tag RENAME TO badge_tags;
             """),
+        // docs/host.md "Outbox": the pushes not yet accepted, one row per (token, notification);
+        // `message` is what the kind's sender needs to send it again (never hapi plaintext).
+        Migration(version: 6, sql: """
+            CREATE TABLE outbox (
+                id INTEGER PRIMARY KEY, kind TEXT NOT NULL, token TEXT NOT NULL, event_id TEXT NOT NULL,
+                message TEXT NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER NOT NULL);
+            CREATE INDEX outbox_due ON outbox (next_at);
+            """),
     ]
 }

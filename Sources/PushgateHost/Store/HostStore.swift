@@ -42,6 +42,8 @@ public actor HostStore {
     /// The relay registration cache's rows with their `registered_at`, read once on first use:
     /// only this store writes `relay_registrations`, so an event looks its tokens up without a statement.
     var registrations: [Registration: Int64]?
+    /// Rows in `outbox`, counted on first use (``outboxDepth()``).
+    var outboxRows: Int?
 
     /// One row of `relay_registrations`.
     struct Registration: Hashable {

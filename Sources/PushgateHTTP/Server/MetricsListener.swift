@@ -1,18 +1,18 @@
 import PushgateCore
-import PushgateHTTP
 
-/// `GET /metrics` on a listener of its own (`METRICS_LISTEN`): the counters describe traffic
-/// and limits, which the public port should not tell anyone who asks (docs/security.md, M9).
-final class MetricsListener: Sendable {
-    static let path = "/metrics"
+/// `GET /metrics` on a listener of its own (the relay's `METRICS_LISTEN`, the host's
+/// `PUSHGATE_METRICS_LISTEN`): the counters describe traffic and limits, which the public port
+/// should not tell anyone who asks (docs/security.md, M9).
+public final class MetricsListener: Sendable {
+    public static let path = "/metrics"
 
     private let http: HTTPServer
 
     /// The port it listens on (the chosen one when configured as 0).
-    var port: UInt16 { http.port }
+    public var port: UInt16 { http.port }
 
     /// Binds `address` and answers `GET /metrics` with `render()`; every other request 404.
-    init(address: ListenAddress, logger: Logger, render: @escaping @Sendable () async -> String) throws {
+    public init(address: ListenAddress, logger: Logger, render: @escaping @Sendable () async -> String) throws {
         var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
         router.get(Self.path) { _ in
             HTTPResponse(status: 200, headers: ["content-type": "text/plain; version=0.0.4"], body: Array(await render().utf8))
@@ -25,5 +25,5 @@ final class MetricsListener: Sendable {
         http = try HTTPServer(configuration: configuration, router: router)
     }
 
-    func stop() { http.stop() }
+    public func stop() { http.stop() }
 }

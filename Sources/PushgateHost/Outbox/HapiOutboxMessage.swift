@@ -1,0 +1,42 @@
+import PushgateCore
+import PushgateProviders
+
+/// What an outbox entry of kind `hapi` holds: the sealed envelope for one device, never the
+/// plaintext, with the lane and collapse id it goes out with (docs/host.md, "Outbox").
+struct HapiOutboxMessage: Sendable, Equatable {
+    /// The encrypted lane of the device's platform; sent again by that lane's route at the time.
+    enum Lane: String, Sendable {
+        case ios, android
+
+        /// Whether a failure is worth another try: an Android message carries no collapse key, so
+        /// one that may have arrived (no answer) is not sent again; an iOS one replaces itself.
+        func advice(_ failure: ProviderFailure) -> RetryAdvice {
+            self == .android && failure == .unanswered ? .never : RetryAdvice(failure)
+        }
+    }
+
+    var lane: Lane
+    var namespace: String
+    var envelope: String
+    var collapseId: String?
+
+    var json: String {
+        var object = JSONObject([("lane", .string(lane.rawValue)), ("namespace", .string(namespace)), ("envelope", .string(envelope))])
+        if let collapseId { object["collapseId"] = .string(collapseId) }
+        return JSONValue.object(object).serialized()
+    }
+
+    init(lane: Lane, namespace: String, envelope: String, collapseId: String?) {
+        self.lane = lane
+        self.namespace = namespace
+        self.envelope = envelope
+        self.collapseId = collapseId
+    }
+
+    /// Nil when `json` is not such a message.
+    init?(json text: String) {
+        guard let json = try? JSONValue.parse(text), let lane = json["lane"]?.stringValue.flatMap(Lane.init(rawValue:)),
+              let namespace = json["namespace"]?.stringValue, let envelope = json["envelope"]?.stringValue else { return nil }
+        self.init(lane: lane, namespace: namespace, envelope: envelope, collapseId: json["collapseId"]?.stringValue)
+    }
+}

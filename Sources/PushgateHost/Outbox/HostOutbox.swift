@@ -1,0 +1,240 @@
+import PushgateCore
+import Synchronization
+
+/// The host's durable outbox: the pushes an event could not get accepted at once, kept in
+/// `host.sqlite` and sent again with back-off until they are accepted, found dead or refused,
+/// or their deadline passes (docs/host.md, "Outbox").
+///
+/// One timer, set for the earliest entry due; a round reads the due entries, hands each kind to
+/// its sender and settles them in one transaction. Rounds never overlap: a timer that fires
+/// during one makes it look again when it ends. After a restart (also after `kill -9`)
+/// ``start()`` finds what is due from the table.
+public final class HostOutbox: Sendable {
+    /// Entries read per round.
+    static let roundSize = 500
+    /// How long a round that failed on the store waits before the next.
+    static let storeRetryMs: Int64 = 5_000
+
+    public let schedule: OutboxSchedule
+    public let counters = OutboxCounters()
+    private let store: HostStore
+    private let scheduler: any Scheduler
+    private let logger: Logger
+    private let senders = Mutex<[OutboxEntry.Kind: any OutboxSender]>([:])
+    private let state = Mutex(State())
+
+    private struct State {
+        var timer: (any ScheduledJob)?
+        var timerDueMs: Int64 = .max
+        /// The round under way, if any.
+        var round: Task<Void, Never>?
+        /// A timer fired during the round: it looks again when done.
+        var again = false
+        var stopped = false
+    }
+
+    public init(store: HostStore, schedule: OutboxSchedule, scheduler: any Scheduler, logger: Logger) {
+        self.store = store
+        self.schedule = schedule
+        self.scheduler = scheduler
+        self.logger = logger.named("outbox")
+    }
+
+    /// Sets the sender of a kind; an entry of a kind without one waits.
+    func register(_ sender: any OutboxSender, for kind: OutboxEntry.Kind) {
+        senders.withLock { $0[kind] = sender }
+    }
+
+    /// Arms the timer for what the table holds (entries left by an earlier run).
+    public func start() async throws {
+        let summary = try await store.outboxSummary()
+        if let next = summary.nextAttemptAtMs {
+            logger.info("resuming the outbox", ["entries": "\(summary.depth)"])
+            arm(at: next)
+        }
+    }
+
+    /// The first try's time of a new entry's retry: nil when none is worth making (refused, or
+    /// the deadline would pass first).
+    func firstRetry(after advice: RetryAdvice, nowMs: Int64) -> Int64? {
+        guard advice.retryable else { return nil }
+        return schedule.nextAttempt(afterAttempts: 1, createdAtMs: nowMs, nowMs: nowMs, retryAfterSeconds: advice.afterSeconds)
+    }
+
+    /// Writes the entries of one event (one transaction) and arms the timer for them. Throws
+    /// when the store cannot take them (a full disk): nothing of them is kept.
+    public func enqueue(_ entries: [OutboxEntry]) async throws {
+        guard !entries.isEmpty else { return }
+        let evicted = try await store.enqueueOutbox(entries, maxEntries: schedule.maxEntries)
+        counters.add {
+            $0.queued += entries.count
+            $0.evicted += evicted
+        }
+        if evicted > 0 {
+            logger.warning("outbox full (PUSHGATE_OUTBOX_MAX): the oldest entries were dropped", ["entries": "\(evicted)"])
+        }
+        if let due = entries.map(\.nextAttemptAtMs).min() { arm(at: due) }
+    }
+
+    /// Cancels the timer and waits for the round under way.
+    public func stop() async {
+        let round = state.withLock { state -> Task<Void, Never>? in
+            state.stopped = true
+            state.timer?.cancel()
+            state.timer = nil
+            return state.round
+        }
+        await round?.value
+    }
+
+    /// Runs a round now and waits for it (and any it chains): for tests and shutdown paths.
+    public func runDueNow() async {
+        startRound()
+        while let round = state.withLock({ $0.round }) { await round.value }
+    }
+
+    /// `{depth, oldestAgeSeconds, queued, retries, delivered, dead, expired, evicted, failed}` for `/api/status`.
+    public func status() async throws -> JSONValue {
+        let summary = try await store.outboxSummary()
+        let nowMs = scheduler.clock.nowMilliseconds
+        var object = JSONObject([
+            ("depth", .integer(Int64(summary.depth))),
+            ("oldestAgeSeconds", summary.oldestCreatedAtMs.map { .integer(max(0, nowMs - $0) / 1_000) } ?? .null),
+        ])
+        for (name, value) in counters.current.all { object[name] = .integer(Int64(value)) }
+        return .object(object)
+    }
+
+    // MARK: Rounds
+
+    private func arm(at dueMs: Int64) {
+        state.withLock { state in
+            guard !state.stopped, dueMs < state.timerDueMs else { return }
+            state.timer?.cancel()
+            state.timerDueMs = dueMs
+            state.timer = scheduler.schedule(afterMs: dueMs - scheduler.clock.nowMilliseconds) { [weak self] in self?.startRound() }
+        }
+    }
+
+    private func startRound() {
+        state.withLock { state in
+            state.timer = nil
+            state.timerDueMs = .max
+            guard !state.stopped else { return }
+            guard state.round == nil else {
+                state.again = true
+                return
+            }
+            state.round = Task { await self.rounds() }
+        }
+    }
+
+    /// Rounds until nothing is due, then arms the timer for the next entry.
+    private func rounds() async {
+        var next: Int64?
+        do {
+            var full = true
+            while full {
+                let due = try await store.dueOutbox(nowMs: scheduler.clock.nowMilliseconds, limit: Self.roundSize)
+                full = due.count == Self.roundSize
+                if !due.isEmpty { try await store.settleOutbox(await attempt(due)) }
+            }
+            next = try await store.outboxSummary().nextAttemptAtMs
+        } catch {
+            logger.error("outbox round failed on the host store; tried again in 5 s", ["error": "\(error)"])
+            next = scheduler.clock.nowMilliseconds + Self.storeRetryMs
+        }
+        let again = state.withLock { state in
+            defer {
+                state.round = nil
+                state.again = false
+            }
+            return state.again
+        }
+        if again {
+            startRound()
+        } else if let next {
+            arm(at: next)
+        }
+    }
+
+    /// Tries each due entry once through its kind's sender and says what becomes of it.
+    private func attempt(_ due: [OutboxEntry]) async -> HostStore.OutboxSettlement {
+        var settlement = HostStore.OutboxSettlement()
+        let nowMs = scheduler.clock.nowMilliseconds
+        var live: [OutboxEntry.Kind: [OutboxEntry]] = [:]
+        for entry in due {
+            if nowMs - entry.createdAtMs > schedule.deadlineMs {
+                settlement.finished.append(entry.id)
+                counters.add { $0.expired += 1 }
+            } else {
+                live[entry.kind, default: []].append(entry)
+            }
+        }
+        let senders = self.senders.withLock { $0 }
+        for (kind, entries) in live {
+            guard let sender = senders[kind] else { continue }
+            counters.add { $0.retries += entries.count }
+            let outcomes = await sender.resend(entries)
+            let afterMs = scheduler.clock.nowMilliseconds
+            for entry in entries {
+                switch outcomes[entry.id] ?? .failed(.later) {
+                case .accepted:
+                    settlement.finished.append(entry.id)
+                    counters.add { $0.delivered += 1 }
+                case .dropped:
+                    settlement.finished.append(entry.id)
+                    counters.add { $0.dead += 1 }
+                case .failed(let advice):
+                    let next = advice.retryable ? schedule.nextAttempt(afterAttempts: entry.attempts + 1, createdAtMs: entry.createdAtMs,
+                                                                       nowMs: afterMs, retryAfterSeconds: advice.afterSeconds) : nil
+                    if let next {
+                        settlement.rescheduled.append((entry.id, entry.attempts + 1, next))
+                    } else {
+                        settlement.finished.append(entry.id)
+                        counters.add { counts in
+                            if advice.retryable { counts.expired += 1 } else { counts.failed += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        if !settlement.finished.isEmpty || !settlement.rescheduled.isEmpty {
+            logger.info("outbox round", ["tried": "\(due.count)", "finished": "\(settlement.finished.count)",
+                                         "again": "\(settlement.rescheduled.count)"])
+        }
+        return settlement
+    }
+}
+
+/// The outbox's counters since start, for `/api/status` and the host's metrics.
+public final class OutboxCounters: Sendable {
+    public struct Counts: Sendable, Equatable {
+        /// Entries written.
+        public var queued = 0
+        /// Tries made from the outbox.
+        public var retries = 0
+        /// Entries finished by an accepted push.
+        public var delivered = 0
+        /// Entries finished because the provider said the token is dead.
+        public var dead = 0
+        /// Entries given up at their deadline.
+        public var expired = 0
+        /// Entries dropped over `PUSHGATE_OUTBOX_MAX`.
+        public var evicted = 0
+        /// Entries whose push was refused (not worth another try).
+        public var failed = 0
+
+        /// Name and value of each count, in a fixed order.
+        public var all: [(String, Int)] {
+            [("queued", queued), ("retries", retries), ("delivered", delivered), ("dead", dead), ("expired", expired),
+             ("evicted", evicted), ("failed", failed)]
+        }
+    }
+
+    private let counts = Mutex(Counts())
+
+    public var current: Counts { counts.withLock { $0 } }
+
+    func add(_ change: (inout Counts) -> Void) { counts.withLock { change(&$0) } }
+}

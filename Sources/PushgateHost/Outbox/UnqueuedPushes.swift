@@ -1,0 +1,51 @@
+import PushgateCore
+import Synchronization
+
+/// The pushes of events answered 503 `store_unavailable`, by event id: the outbox could not
+/// take them, so the hub posts the event again, and then only these are sent (the devices that
+/// accepted it are not sent it twice). Kept in memory for an hour, at most ``capacity`` events
+/// (docs/host.md, "Outbox").
+final class UnqueuedPushes: Sendable {
+    static let capacity = 1_000
+    static let lifetimeMs: Int64 = 3_600_000
+
+    /// The tokens still owed an event, by kind.
+    struct Owed: Sendable, Equatable {
+        var alertTokens: Set<String> = []
+        var hapiTokens: Set<String> = []
+    }
+
+    private let clock: any WallClock
+    private let events = Mutex<[String: (owed: Owed, atMs: Int64)]>([:])
+
+    init(clock: any WallClock) { self.clock = clock }
+
+    /// Remembers what `entries` (of event `eventId`) owe; the oldest event goes over capacity.
+    func remember(_ entries: [OutboxEntry], eventId: String) {
+        var owed = Owed()
+        for entry in entries {
+            switch entry.kind {
+            case .alert: owed.alertTokens.insert(entry.token)
+            case .hapi: owed.hapiTokens.insert(entry.token)
+            case .liveActivityEnd: break
+            }
+        }
+        let nowMs = clock.nowMilliseconds
+        events.withLock { events in
+            events = events.filter { nowMs - $0.value.atMs < Self.lifetimeMs }
+            if events.count >= Self.capacity, let oldest = events.min(by: { $0.value.atMs < $1.value.atMs }) {
+                events.removeValue(forKey: oldest.key)
+            }
+            events[eventId] = (owed, nowMs)
+        }
+    }
+
+    /// What event `eventId` still owes, once: nil when it owes nothing remembered.
+    func take(_ eventId: String) -> Owed? {
+        let nowMs = clock.nowMilliseconds
+        return events.withLock { events in
+            guard let found = events.removeValue(forKey: eventId), nowMs - found.atMs < Self.lifetimeMs else { return nil }
+            return found.owed
+        }
+    }
+}
