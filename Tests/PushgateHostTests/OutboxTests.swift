@@ -234,11 +234,12 @@ extension HostStore {
         #expect(try await first.event("error", "s1")["queued"] == 1)
         await first.stop()
 
-        let off = try await HostHarness(mode: .off, hostEnvironment: ["PUSHGATE_OUTBOX_DEADLINE_SECONDS": "10"], home: home)
+        // Each harness's clock starts at the real time, so the deadline leaves room for a slow machine between the two.
+        let off = try await HostHarness(mode: .off, hostEnvironment: ["PUSHGATE_OUTBOX_DEADLINE_SECONDS": "300"], home: home)
         await off.advanceOutbox(byMs: 2_000)
         #expect(try await off.outbox()["depth"] == 1)
         #expect(try await off.outbox()["retries"] == 0)
-        for _ in 0..<12 { await off.advanceOutbox(byMs: 1_000) }
+        for _ in 0..<12 { await off.advanceOutbox(byMs: 30_000) }
         #expect(try await off.outbox()["depth"] == 0)
         #expect(try await off.outbox()["expired"] == 1)
         await off.stop()
