@@ -1,4 +1,5 @@
-/// The gateway's tables in the relay database: schema version 2, and the outbox (version 4).
+/// The gateway's tables in the relay database: schema version 2, and the outbox (version 4;
+/// PostgreSQL's migration 5).
 ///
 /// - Important: orca-gateway.md §8 — the generation-1 DDL as written there (it runs unchanged
 ///   on SQLite and PostgreSQL). Only hashes of proofs and session tokens are stored.
