@@ -75,7 +75,7 @@ public final class HostService: Sendable {
         hapi = HapiTransports(settings: settings, store: store, apnsClient: apnsClient, eventLoop: eventLoop, clock: scheduler.clock,
                               outbox: outbox, logger: logger)
         liveActivities = LiveActivityEngine(store: try LiveActivityStore(path: settings.databasePath), transport: liveActivityTransport,
-                                            scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
+                                            outbox: outbox, scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
                                             logger: logger)
         dispatcher = AlertDispatcher(store: store, transport: transport,
                                      composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled()),

@@ -34,7 +34,7 @@ import Testing
         let (harness, token) = try await Self.harnessWithActivity()
         harness.scheduler.advance(byMs: 1_234)
         let answer = try await harness.state("s1", "idle")
-        #expect(answer == (try wire(["ok": true, "requests": 1, "accepted": 1, "failed": 0, "dropped": 0])))
+        #expect(answer == (try wire(["ok": true, "requests": 1, "accepted": 1, "failed": 0, "dropped": 0, "queued": 0])))
         let pushes = harness.activityPushes(token)
         #expect(pushes.count == 1)
         #expect(pushes.first?.payload == (try harness.activityPayloadNow(
@@ -96,17 +96,34 @@ import Testing
         await harness.stop()
     }
 
-    @Test func failedEndKeepsTheTokenAndTheNextEndSucceeds() async throws {
+    /// docs/host.md "Outbox": a failed end leaves the engine (no tick sends it again) and the
+    /// outbox sends it once more; a refused one keeps the rows, so the next change tries again.
+    @Test func failedEndIsQueuedAndTheOutboxSendsItOnce() async throws {
         let (harness, token) = try await Self.harnessWithActivity()
-        harness.fake.script(token: token, ScriptedResponse(status: 500, reason: .internalServerError))
-        #expect(try await harness.state("s1", "idle") == (try wire(["ok": true, "requests": 1, "accepted": 0, "failed": 1, "dropped": 0])))
+        harness.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
+        #expect(try await harness.state("s1", "idle")
+                == (try wire(["ok": true, "requests": 1, "accepted": 0, "failed": 1, "dropped": 0, "queued": 1])))
+        #expect(try await harness.activity(token) == nil, "the outbox owns the end now")
+        harness.fake.clearScripts()
+        await harness.advanceOutbox(byMs: 2_000)
+        let ends = harness.activityPushes(token)
+        #expect(ends.map { $0.payload?["aps"]?["event"] } == ["end", "end"])
+        #expect(ends.last?.payload?["aps"]?["content-state"] == ends.first?.payload?["aps"]?["content-state"])
+        #expect(try await harness.outbox()["delivered"] == 1)
+        await harness.stop()
+    }
+
+    @Test func refusedEndKeepsTheTokenAndTheNextEndSucceeds() async throws {
+        let (harness, token) = try await Self.harnessWithActivity()
+        harness.fake.script(token: token, ScriptedResponse(status: 400, reason: .badExpirationDate))
+        #expect(try await harness.state("s1", "idle")
+                == (try wire(["ok": true, "requests": 1, "accepted": 0, "failed": 1, "dropped": 0, "queued": 0])))
         let kept = try #require(try await harness.activity(token))
-        #expect(kept.rows.map(\.status) == [.working], "the failed end leaves the rows as they were, so it is tried again")
+        #expect(kept.rows.map(\.status) == [.working], "the refused end leaves the rows as they were, so it is tried again")
         harness.fake.clearScripts()
         harness.scheduler.advance(byMs: 1)
         #expect(try await harness.state("s1", "idle")["accepted"] == 1)
-        // The relay tried the first end three times (a 500 is retried twice), the second once.
-        #expect(harness.activityPushes(token).map { $0.payload?["aps"]?["event"] } == ["end", "end", "end", "end"])
+        #expect(harness.activityPushes(token).map { $0.payload?["aps"]?["event"] } == ["end", "end"])
         #expect(try await harness.activity(token) == nil)
         await harness.stop()
     }
@@ -117,7 +134,7 @@ import Testing
         try await harness.registerActivity(alive, activity: "act-2", session: "s1", items: [Self.buildWorking, Self.testWorking])
         harness.fake.script(token: dead, .unregistered)
         let answer = try await harness.state("s1", "idle")
-        #expect(answer == (try wire(["ok": true, "requests": 1, "accepted": 1, "failed": 0, "dropped": 1])), "same rows: one request")
+        #expect(answer == (try wire(["ok": true, "requests": 1, "accepted": 1, "failed": 0, "dropped": 1, "queued": 0])), "same rows: one request")
         #expect(try await harness.activity(dead) == nil)
         #expect(try await harness.activity(alive)?.rows.map(\.status) == [.complete, .working])
         await harness.stop()

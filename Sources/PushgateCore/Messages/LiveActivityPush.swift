@@ -51,6 +51,16 @@ public struct LiveActivityPush: Sendable, Equatable {
                       dismissalDate: reader.optionalInteger("dismissalDate"), staleDate: reader.optionalInteger("staleDate"))
     }
 
+    /// The members ``init(json:)`` reads, as a request body carries them.
+    public var json: JSONObject {
+        var object = JSONObject([
+            ("tokens", .array(tokens.map(JSONValue.string))), ("event", .string(event.rawValue)), ("contentState", .object(contentState.json)),
+        ])
+        if let dismissalDate { object["dismissalDate"] = .integer(dismissalDate) }
+        if let staleDate { object["staleDate"] = .integer(staleDate) }
+        return object
+    }
+
     /// The message the host signs with timestamp `ts` (milliseconds).
     public func signedMessage(ts: Int64) -> String {
         SignedMessage.liveActivity(ts: ts, push: self)

@@ -42,12 +42,7 @@ public struct RelayRequestSigner: Sendable {
     /// `POST /v1/push/live-activity`; `priority` (5 or 10) is the unsigned Pushgate extension.
     public func liveActivity(_ push: LiveActivityPush, environment: String? = nil, priority: Int? = nil,
                              ts: Int64) throws -> [UInt8] {
-        var fields: [(String, JSONValue)] = [
-            ("tokens", .array(push.tokens.map(JSONValue.string))), ("event", .string(push.event.rawValue)),
-            ("contentState", .object(push.contentState.json)),
-        ]
-        if let dismissal = push.dismissalDate { fields.append(("dismissalDate", .integer(dismissal))) }
-        if let stale = push.staleDate { fields.append(("staleDate", .integer(stale))) }
+        var fields: [(String, JSONValue)] = push.json.members.map { ($0.key, $0.value) }
         if let environment { fields.append(("env", .string(environment))) }
         if let priority { fields.append(("priority", .integer(Int64(priority)))) }
         return try body(fields, message: push.signedMessage(ts: ts), ts: ts)

@@ -9,6 +9,8 @@ public struct LiveActivityDelivery: Sendable, Equatable {
     public var failed = 0
     /// The provider said the token is dead; it was removed.
     public var dropped = 0
+    /// Of `failed`: `end` pushes written to the host's outbox, sent again from there.
+    public var queued = 0
 
     public init(requests: Int = 0, accepted: Int = 0, failed: Int = 0, dropped: Int = 0) {
         self.requests = requests
@@ -17,9 +19,9 @@ public struct LiveActivityDelivery: Sendable, Equatable {
         self.dropped = dropped
     }
 
-    /// `{"requests","accepted","failed","dropped"}`.
+    /// `{"requests","accepted","failed","dropped","queued"}`.
     public var json: JSONObject {
         JSONObject([("requests", .integer(Int64(requests))), ("accepted", .integer(Int64(accepted))),
-                    ("failed", .integer(Int64(failed))), ("dropped", .integer(Int64(dropped)))])
+                    ("failed", .integer(Int64(failed))), ("dropped", .integer(Int64(dropped))), ("queued", .integer(Int64(queued)))])
     }
 }

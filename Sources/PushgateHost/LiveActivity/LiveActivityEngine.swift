@@ -27,6 +27,8 @@ public final class LiveActivityEngine: Sendable {
     public let store: LiveActivityStore
     public let refreshIntervalMs: Int64
     private let transport: (any LiveActivityTransport)?
+    /// Where `end` pushes that failed for a passing reason are sent again; nil: the tick retries them.
+    private let outbox: HostOutbox?
     private let scheduler: any Scheduler
     private let logger: Logger
     private let lane = SerialLane()
@@ -37,10 +39,12 @@ public final class LiveActivityEngine: Sendable {
 
     /// `transport` is nil when iOS push is off or no relay is configured: registrations are
     /// kept, nothing is sent, no tick is scheduled.
-    public init(store: LiveActivityStore, transport: (any LiveActivityTransport)?, scheduler: any Scheduler,
+    public init(store: LiveActivityStore, transport: (any LiveActivityTransport)?, outbox: HostOutbox? = nil, scheduler: any Scheduler,
                 refreshIntervalMs: Int64, logger: Logger) {
         self.store = store
         self.transport = transport
+        self.outbox = outbox
+        if let transport { outbox?.register(LiveActivityEndSender(transport: transport), for: .liveActivityEnd) }
         self.scheduler = scheduler
         self.refreshIntervalMs = refreshIntervalMs
         self.logger = logger.named("live-activity")
@@ -255,7 +259,9 @@ public final class LiveActivityEngine: Sendable {
 
     /// Sends the changes, tokens that show the same sharing a request (at most 100 each), and
     /// keeps the rows of accepted updates; accepted ends and dropped tokens are removed, failed
-    /// ones keep their old rows so the next change or tick tries again.
+    /// ones keep their old rows so the next change or tick tries again. An end that failed for a
+    /// passing reason goes to the outbox and its token is removed as after an accepted end (one
+    /// retry mechanism per push: the tick for updates, the outbox for ends).
     private func push(_ changes: [Change], versionIds: [String], provided: Int64?, nowMs: Int64) async throws -> LiveActivityDelivery {
         guard let transport, !changes.isEmpty else { return LiveActivityDelivery() }
         let version = try await store.nextEventVersion(ids: versionIds, provided: provided, nowMs: nowMs)
@@ -283,6 +289,8 @@ public final class LiveActivityEngine: Sendable {
         }
         var kept: [(token: String, rows: [LiveActivityItem])] = []
         var removed: [String] = []
+        var owedEnds: [OutboxEntry] = []
+        let afterMs = scheduler.clock.nowMilliseconds
         for (batch, outcomes) in results {
             delivery.requests += 1
             for token in batch.push.tokens {
@@ -294,14 +302,30 @@ public final class LiveActivityEngine: Sendable {
                 case .dropped:
                     delivery.dropped += 1
                     removed.append(token)
-                case .failed:
+                case .failed(let advice):
                     delivery.failed += 1
+                    if batch.content.event == .end, let next = outbox?.firstRetry(after: advice, nowMs: afterMs) {
+                        owedEnds.append(LiveActivityEndSender.entry(batch.push, token: token, environment: batch.environment,
+                                                                    priority: batch.content.priority, nowMs: afterMs,
+                                                                    nextAttemptAtMs: next))
+                    }
                 }
+            }
+        }
+        if let outbox, !owedEnds.isEmpty {
+            do {
+                try await outbox.enqueue(owedEnds)
+                delivery.queued = owedEnds.count
+                removed += owedEnds.map(\.token)
+            } catch {
+                logger.error("the outbox could not be written; failed Live Activity ends are tried again on the next tick",
+                             ["error": "\(error)"])
             }
         }
         try await store.save(rows: kept)
         try await store.remove(tokens: removed)
-        await transport.forget(removed)
+        // A queued end still needs its relay binding; the outbox forgets it once the end is over.
+        await transport.forget(removed.filter { token in !owedEnds.contains { $0.token == token } })
         logger.info("Live Activity pushes sent", ["transport": transport.name, "requests": "\(delivery.requests)",
                                                   "accepted": "\(delivery.accepted)", "failed": "\(delivery.failed)",
                                                   "dropped": "\(delivery.dropped)", "eventVersion": "\(version)"])

@@ -87,9 +87,8 @@ public final class HostOutbox: Sendable {
         await round?.value
     }
 
-    /// Runs a round now and waits for it (and any it chains): for tests and shutdown paths.
-    public func runDueNow() async {
-        startRound()
+    /// Waits for the round under way, if any, and those it chains (for tests on a manual clock).
+    public func waitForRound() async {
         while let round = state.withLock({ $0.round }) { await round.value }
     }
 

@@ -9,12 +9,15 @@ public final class ServerProcess: Sendable {
     public let name: String
     public let child: ChildProcess
     public let port: UInt16
+    /// The port of the `metrics HOST:PORT` line printed before `listening`, when there was one.
+    public let metricsPort: UInt16?
     public let logFile: String
 
-    private init(name: String, child: ChildProcess, port: UInt16, logFile: String) {
+    private init(name: String, child: ChildProcess, port: UInt16, metricsPort: UInt16?, logFile: String) {
         self.name = name
         self.child = child
         self.port = port
+        self.metricsPort = metricsPort
         self.logFile = logFile
     }
 
@@ -22,14 +25,19 @@ public final class ServerProcess: Sendable {
     public static func start(_ name: String, executable: String, arguments: [String] = [], environment: [String: String],
                              logFile: String, within seconds: Double = 30) async throws -> ServerProcess {
         let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, logFile: logFile)
-        let line = try? await onOwnThread(within: seconds, "\(name) start") { child.readLine { $0.hasPrefix("listening ") } }
-        guard let port = line.flatMap({ $0.split(separator: ":").last }).flatMap({ UInt16($0) }) else {
+        let lines = try? await onOwnThread(within: seconds, "\(name) start") { () -> (metrics: String?, listening: String?) in
+            let first = child.readLine { $0.hasPrefix("listening ") || $0.hasPrefix("metrics ") }
+            guard let first, first.hasPrefix("metrics ") else { return (nil, first) }
+            return (first, child.readLine { $0.hasPrefix("listening ") })
+        }
+        func portOf(_ line: String?) -> UInt16? { line.flatMap { $0.split(separator: ":").last }.flatMap { UInt16($0) } }
+        guard let port = portOf(lines?.listening) else {
             child.signal(SIGKILL)
             let status = try await onOwnThread(within: 10, "\(name) exit after SIGKILL") { child.finish().status }
             throw ChildProcessError(command: name, reason: "no listening line within \(seconds) s (exit status \(status)); "
                                     + "the end of \(logFile):\n\(logTail(logFile))")
         }
-        return ServerProcess(name: name, child: child, port: port, logFile: logFile)
+        return ServerProcess(name: name, child: child, port: port, metricsPort: portOf(lines?.metrics), logFile: logFile)
     }
 
     /// Sends `signal` and waits up to `seconds` for the exit; returns the exit status (128 + the

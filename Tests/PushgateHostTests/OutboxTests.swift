@@ -1,0 +1,165 @@
+import PushgateCore
+@testable import PushgateHost
+import PushgateTesting
+import Testing
+
+/// docs/host.md "Outbox": host ↔ real relay ↔ fake APNs on the manual clock; the outbox's
+/// rounds are run by advancing the clock, then waited for.
+@Suite(.timeLimit(.minutes(1))) struct OutboxTests {
+    @Test func anAcceptedEventWritesNothingToTheOutbox() async throws {
+        try await HostHarness.with { harness, token in
+            try await harness.register(token)
+            let result = try await harness.event("error", "s1")
+            #expect(result["accepted"] == 1)
+            #expect(result["queued"] == 0)
+            #expect(try await harness.outbox()["depth"] == 0)
+            #expect(try await harness.outbox()["queued"] == 0)
+        }
+    }
+
+    @Test func aThrottledPushWaitsForRetryAfterThenIsSentOnceMore() async throws {
+        try await HostHarness.with { harness, token in
+            try await harness.register(token)
+            harness.fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests, retryAfterSeconds: 3),
+                                                         ScriptedResponse(status: 200)])
+            let result = try await harness.event("error", "s1")
+            #expect(result["accepted"] == 0)
+            #expect(result["failed"] == 1)
+            #expect(result["queued"] == 1)
+            #expect(try await harness.outbox()["depth"] == 1)
+
+            await harness.advanceOutbox(byMs: 2_000)
+            #expect(harness.payloads(token).count == 1, "Retry-After: 3 is honoured over the 1 s back-off")
+            await harness.advanceOutbox(byMs: 1_000)
+            let payloads = harness.payloads(token)
+            #expect(payloads.count == 2)
+            #expect(payloads.last == payloads.first, "the same alert, badge and event id")
+            let outbox = try await harness.outbox()
+            #expect(outbox["depth"] == 0)
+            #expect(outbox["delivered"] == 1)
+            #expect(outbox["retries"] == 1)
+        }
+    }
+
+    @Test func aRefusedPushIsNotQueued() async throws {
+        try await HostHarness.with { harness, token in
+            try await harness.register(token)
+            harness.fake.script(token: token, ScriptedResponse(status: 400, reason: .payloadTooLarge))
+            let result = try await harness.event("error", "s1")
+            #expect(result["failed"] == 1)
+            #expect(result["queued"] == 0)
+        }
+    }
+
+    @Test func aTokenRemovedMeanwhileIsOwedNothing() async throws {
+        try await HostHarness.with { harness, token in
+            try await harness.register(token)
+            harness.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
+            #expect(try await harness.event("error", "s1")["queued"] == 1)
+            #expect(try await harness.call("DELETE", "/api/push/apns-token", ["token": .string(token)]).status == 200)
+            harness.fake.clearScripts()
+            await harness.advanceOutbox(byMs: 2_000)
+            #expect(harness.payloads(token).count == 1)
+            #expect(try await harness.outbox()["depth"] == 0)
+            #expect(try await harness.outbox()["failed"] == 1)
+        }
+    }
+
+    @Test func entriesPastTheDeadlineExpire() async throws {
+        try await HostHarness.with(hostEnvironment: ["PUSHGATE_OUTBOX_DEADLINE_SECONDS": "10"]) { harness, token in
+            try await harness.register(token)
+            harness.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
+            #expect(try await harness.event("error", "s1")["queued"] == 1)
+            // 1 s, 2 s, 4 s (jittered down to half at most): the try after the one at 7 s at most would pass 10 s.
+            for _ in 0..<12 { await harness.advanceOutbox(byMs: 1_000) }
+            let outbox = try await harness.outbox()
+            #expect(outbox["depth"] == 0)
+            #expect(outbox["expired"] == 1)
+            #expect((2...4).contains(harness.payloads(token).count - 1), "tries before the deadline: \(harness.payloads(token).count - 1)")
+        }
+    }
+
+    @Test func overTheBoundTheOldestEntriesAreDropped() async throws {
+        try await HostHarness.with(hostEnvironment: ["PUSHGATE_OUTBOX_MAX": "2"]) { harness, token in
+            try await harness.register(token)
+            harness.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
+            for session in ["s1", "s2", "s3"] { #expect(try await harness.event("error", session)["queued"] == 1) }
+            let outbox = try await harness.outbox()
+            #expect(outbox["depth"] == 2)
+            #expect(outbox["evicted"] == 1)
+            harness.fake.clearScripts()
+            await harness.advanceOutbox(byMs: 2_000)
+            let sessions = harness.payloads(token).dropFirst(3).compactMap { $0["sessionId"]?.stringValue }
+            #expect(sessions.sorted() == ["s2", "s3"], "the oldest entry (s1) was the one dropped")
+        }
+    }
+
+    @Test func theOutboxResumesAfterARestart() async throws {
+        let home = TemporaryHome()
+        let token = TestToken.make()
+        let first = try await HostHarness(home: home)
+        try await first.register(token)
+        first.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
+        #expect(try await first.event("error", "s1")["queued"] == 1)
+        await first.stop()
+
+        let second = try await HostHarness(home: home)
+        #expect(try await second.outbox()["depth"] == 1, "the entry is in host.sqlite, not in memory")
+        try await second.register(token)
+        await second.advanceOutbox(byMs: 2_000)
+        #expect(second.payloads(token).count == 1)
+        #expect(try await second.outbox()["depth"] == 0)
+        await second.stop()
+    }
+
+    /// A store that takes no write (as on a full disk; the fault suite fills a real one): the
+    /// outbox cannot be written, so the host answers 503 `store_unavailable`; the hub's retry of
+    /// the same event is sent only to the device still owed it.
+    @Test func anUnwritableStoreAnswers503AndTheRetrySendsOnlyTheRest() async throws {
+        try await HostHarness.with { harness, owed in
+            let accepted = TestToken.make()
+            try await harness.register(accepted)
+            try await harness.register(owed)
+            harness.fake.script(token: owed, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests), ScriptedResponse(status: 200)])
+            try await harness.service.store.refuseWrites()
+            let body: JSONValue = ["type": "error", "sessionId": "s1", "eventId": "hub-1"]
+            let first = try await harness.call("POST", "/api/events", body)
+            #expect(first.status == 503)
+            #expect(first.json?["error"] == "store_unavailable")
+            #expect(first.json?["accepted"] == 1)
+            #expect(first.json?["queued"] == 0)
+
+            let retry = try await harness.call("POST", "/api/events", body)
+            #expect(retry.status == 200)
+            #expect(retry.json?["accepted"] == 1)
+            #expect(harness.payloads(accepted).count == 1, "the device that accepted it is not sent it twice")
+            #expect(harness.payloads(owed).count == 2)
+        }
+    }
+
+    @Test func outboxSettingsAreChecked() throws {
+        let home = TemporaryHome()
+        for (name, value) in [("PUSHGATE_OUTBOX_MAX", "0"), ("PUSHGATE_OUTBOX_DEADLINE_SECONDS", "-1"),
+                              ("PUSHGATE_OUTBOX_DEADLINE_SECONDS", "604801"), ("PUSHGATE_METRICS_LISTEN", "nowhere")] {
+            #expect(throws: HostSettingsError.self, "\(name)=\(value)") {
+                try HostSettings.load(environment: home.environment([name: value]))
+            }
+        }
+    }
+}
+
+extension HostHarness {
+    /// The `outbox` member of `GET /api/status`.
+    func outbox() async throws -> JSONValue { try await call("GET", "/api/status").json?["outbox"] ?? .null }
+
+    /// Moves the clock and waits for the outbox round it starts.
+    func advanceOutbox(byMs ms: Int64) async {
+        scheduler.advance(byMs: ms)
+        await service.outbox.waitForRound()
+    }
+}
+
+extension HostStore {
+    /// Makes every later write of this store fail, as a full disk would.
+    func refuseWrites() throws { try connection.execute("PRAGMA query_only = 1") }
+}
