@@ -40,7 +40,7 @@ public final class HostService: Sendable {
         self.webFallback = webFallback
         for diagnostic in settings.diagnostics { logger.warning(diagnostic) }
         store = try HostStore(path: settings.databasePath, clock: scheduler.clock, scheduler: scheduler, logger: logger.named("store"))
-        outbox = HostOutbox(store: store, schedule: settings.outbox, scheduler: scheduler, logger: logger)
+        outbox = HostOutbox(store: store, policy: settings.outbox, scheduler: scheduler, logger: logger)
         unqueued = UnqueuedPushes(clock: scheduler.clock)
         let eventLoop = try EpollEventLoop()
         self.eventLoop = eventLoop
@@ -82,6 +82,7 @@ public final class HostService: Sendable {
                                      clock: scheduler.clock, outbox: outbox, logger: logger)
         if let sender = dispatcher.outboxSender { outbox.register(sender, for: .alert) }
         if hapi.fanout.isEnabled { outbox.register(hapi.fanout, for: .hapi) }
+        if let liveActivityTransport { outbox.register(LiveActivityEndSender(transport: liveActivityTransport), for: .liveActivityEnd) }
         let eventGate = EventGate(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
         gate.withLock { $0 = eventGate }
         let debounce = PendingRequestDebounce(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
@@ -99,8 +100,11 @@ public final class HostService: Sendable {
     // MARK: Events
 
     /// Suppression, cooldown and debounce, then dispatch; a `permission` or `question` event
-    /// also shows on the session's Live Activity rows.
+    /// also shows on the session's Live Activity rows. The hub's retry of an event answered 503
+    /// `store_unavailable` skips all of that: it was decided the first time, and now only the
+    /// devices still owed it are sent it.
     public func handle(_ event: HostEvent) async -> DispatchResult {
+        if let owed = unqueued.take(event.eventId) { return await deliver(event, owed: owed, hubRetries: true) }
         liveActivities.noteAttention(event)
         if event.parentSessionId != nil { return await suppressed(event, .child) }
         if event.system { return await suppressed(event, .system) }
@@ -110,7 +114,7 @@ public final class HostService: Sendable {
             return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0, pending: decision == .debounced)
         }
         switch gate.withLock({ $0 })!.submit(event) {
-        case .dispatch: return await deliver(event)
+        case .dispatch: return await deliver(event, hubRetries: true)
         case .cooldown: return await suppressed(event, .cooldown)
         case .debounced: return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0, pending: true)
         }
@@ -125,7 +129,7 @@ public final class HostService: Sendable {
         let id = nextTaskId.add(1, ordering: .relaxed).newValue
         scheduled.withLock { tasks in
             tasks[id] = Task {
-                _ = await self.deliver(event)
+                _ = await self.deliver(event, hubRetries: false)
                 _ = self.scheduled.withLock { $0.removeValue(forKey: id) }
             }
         }
@@ -134,29 +138,40 @@ public final class HostService: Sendable {
     /// One dispatch: the encrypted devices (Android, then iOS), the content-free alert tokens,
     /// then the web fallback gated on whether any native send went out (hapi-path.md §6, §10).
     /// What was not accepted and is worth another try goes to the outbox in one transaction
-    /// before the answer; an event the hub posts again after a 503 is sent only to the devices
-    /// it still owes (docs/host.md, "Outbox").
-    private func deliver(_ event: HostEvent) async -> DispatchResult {
-        let owed = unqueued.take(event.eventId)
+    /// before the answer (docs/host.md, "Outbox"). `owed`: a hub's retry after a 503, sent only
+    /// to those devices and without the web fallback, which the first try ran. `hubRetries`:
+    /// whether a hub waits for the answer (not so for a debounce window that closed), so that
+    /// what the store could not take is remembered for its retry.
+    private func deliver(_ event: HostEvent, owed: UnqueuedPushes.Owed? = nil, hubRetries: Bool) async -> DispatchResult {
         // Composed only for a channel that may use it.
         let payload = hapi.fanout.mayDeliver || webFallback != nil ? HapiComposer.payload(for: event) : nil
         var tally = HapiTally()
-        if let payload {
+        var hapiFailed = false
+        if let payload, owed.map({ $0.hapiTokens?.isEmpty != true }) ?? true {
             do {
                 tally = try await hapi.fanout.deliver(payload, namespace: HapiDeviceRoutes.namespace, eventId: event.eventId,
                                                       only: owed?.hapiTokens)
             } catch {
+                hapiFailed = true
                 logger.error("hapi dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
             }
         }
-        var result = await dispatcher.dispatch(event, only: owed?.alertTokens)
+        var result = owed.map { $0.alertTokens?.isEmpty != true } ?? true
+            ? await dispatcher.dispatch(event, only: owed?.alertTokens)
+            : DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0)
+        let alertsFailed = result.storeUnavailable
         result.accepted += tally.sent
         result.failed += tally.failed
         result.dropped += tally.dead
         result.owed += tally.owed
+        result.storeUnavailable = alertsFailed || hapiFailed
         await keepOwed(&result)
+        if result.storeUnavailable && hubRetries {
+            unqueued.remember(result.owed, eventId: result.eventId, allAlerts: alertsFailed, allHapi: hapiFailed)
+        }
+        result.owed = []
         counters.record(result)
-        if let webFallback {
+        if let webFallback, owed == nil {
             let notification = WebFallbackNotification(event: event, payload: payload, namespace: HapiDeviceRoutes.namespace)
             _ = await WebFallbackGate.run(nativeDelivered: result.nativeDelivered, notification: notification,
                                           channel: webFallback, logger: logger)
@@ -164,20 +179,19 @@ public final class HostService: Sendable {
         return result
     }
 
-    /// Writes the result's owed pushes to the outbox; when the store cannot take them, marks the
-    /// result `storeUnavailable` and remembers them for the hub's retry of the event.
+    /// Writes the result's owed pushes to the outbox and counts them as `queued`; when the
+    /// store cannot take them, marks the result `storeUnavailable` and keeps them in `owed`.
     private func keepOwed(_ result: inout DispatchResult) async {
         guard !result.owed.isEmpty else { return }
         do {
             try await outbox.enqueue(result.owed)
             result.queued = result.owed.count
+            result.owed = []
         } catch {
             result.storeUnavailable = true
-            unqueued.remember(result.owed, eventId: result.eventId)
             logger.error("the outbox could not be written (disk full?); answering 503 so the hub posts the event again",
                          ["pushes": "\(result.owed.count)", "error": "\(error)"])
         }
-        result.owed = []
     }
 
     private func suppressed(_ event: HostEvent, _ reason: DispatchResult.Suppression) async -> DispatchResult {

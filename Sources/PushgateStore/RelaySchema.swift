@@ -1,9 +1,14 @@
 /// Every numbered migration of the relay database: bindings (version 1), the gateway tables
-/// (version 2), the binding quotas (version 3). Each store that opens `relay.sqlite` migrates
-/// with this whole list, so neither finds the file "newer than this build".
+/// (version 2), the binding quotas (version 3), the gateway's outbox (version 4). Each store
+/// that opens `relay.sqlite` migrates with this whole list, so neither finds the file "newer
+/// than this build".
 ///
 /// - Important: docs/gateway.md — schema changes go through the relay's numbered migrations.
 enum RelaySchema {
-    static let migrations = [BindingSchema.bindings] + GatewaySchema.migrations
-        + [BindingSchema.quotas(version: 3, integer: "INTEGER", text: "TEXT", tableOptions: " WITHOUT ROWID")]
+    static let migrations = [
+        BindingSchema.bindings,
+        Migration(version: 2, sql: GatewaySchema.tables),
+        BindingSchema.quotas(version: 3, integer: "INTEGER", text: "TEXT", tableOptions: " WITHOUT ROWID"),
+        Migration(version: 4, sql: GatewaySchema.outbox),
+    ]
 }

@@ -162,4 +162,112 @@ extension HostHarness {
 extension HostStore {
     /// Makes every later write of this store fail, as a full disk would.
     func refuseWrites() throws { try connection.execute("PRAGMA query_only = 1") }
+
+    /// Lets writes through again.
+    func allowWrites() throws { try connection.execute("PRAGMA query_only = 0") }
+
+    /// The `message` of every outbox row.
+    func outboxMessages() throws -> [String] {
+        try connection.withStatement("SELECT message FROM outbox") { statement in
+            var messages: [String] = []
+            while try statement.step() { messages.append(statement.string(at: 0) ?? "") }
+            return messages
+        }
+    }
+}
+
+/// docs/host.md "Outbox": the cases the hub and the store make hard.
+@Suite(.timeLimit(.minutes(1))) struct OutboxEdgeTests {
+    /// With writes refused, an event whose pushes are all accepted still answers 200: it ran no statement.
+    @Test func anAcceptedEventNeedsNoWrite() async throws {
+        try await HostHarness.with { harness, token in
+            try await harness.register(token)
+            try await harness.service.store.refuseWrites()
+            let answer = try await harness.call("POST", "/api/events", ["type": "error", "sessionId": "s1"])
+            #expect(answer.status == 200)
+            #expect(answer.json?["accepted"] == 1)
+        }
+    }
+
+    /// A hub's retry after a 503 is not a new `ready`: the cooldown that the first one started does not swallow it.
+    @Test func theRetryOfA503IsNotSwallowedByTheCooldown() async throws {
+        try await HostHarness.with { harness, token in
+            try await harness.register(token)
+            harness.fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests), ScriptedResponse(status: 200)])
+            try await harness.service.store.refuseWrites()
+            let body: JSONValue = ["type": "ready", "sessionId": "s1", "eventId": "hub-ready"]
+            #expect(try await harness.call("POST", "/api/events", body).status == 503)
+            let retry = try await harness.call("POST", "/api/events", body)
+            #expect(retry.status == 200)
+            #expect(retry.json?["suppressed"] == .null)
+            #expect(retry.json?["accepted"] == 1)
+            #expect(harness.payloads(token).count == 2)
+        }
+    }
+
+    /// Rows that could not be deleted after an accepted retry are deleted before anything is sent again.
+    @Test func aSettlementThatCouldNotBeWrittenNeverSendsAnAcceptedPushAgain() async throws {
+        try await HostHarness.with { harness, token in
+            try await harness.register(token)
+            harness.fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests), ScriptedResponse(status: 200)])
+            #expect(try await harness.event("error", "s1")["queued"] == 1)
+            try await harness.service.store.refuseWrites()
+            await harness.advanceOutbox(byMs: 2_000)
+            #expect(harness.payloads(token).count == 2, "the retry was accepted; its row could not be deleted")
+            await harness.advanceOutbox(byMs: HostOutbox.storeRetryMs)
+            #expect(harness.payloads(token).count == 2, "nothing is sent while the settlement waits")
+            try await harness.service.store.allowWrites()
+            await harness.advanceOutbox(byMs: HostOutbox.storeRetryMs)
+            #expect(harness.payloads(token).count == 2)
+            #expect(try await harness.outbox()["depth"] == 0)
+            #expect(try await harness.outbox()["delivered"] == 1)
+        }
+    }
+
+    /// iOS push turned off with alerts in the outbox: they wait (no round without end), then expire.
+    @Test func entriesWithoutATransportWaitForTheirDeadline() async throws {
+        let home = TemporaryHome()
+        let token = TestToken.make()
+        let first = try await HostHarness(home: home)
+        try await first.register(token)
+        first.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
+        #expect(try await first.event("error", "s1")["queued"] == 1)
+        await first.stop()
+
+        // Each harness's clock starts at the real time, so the deadline leaves room for a slow machine between the two.
+        let off = try await HostHarness(mode: .off, hostEnvironment: ["PUSHGATE_OUTBOX_DEADLINE_SECONDS": "300"], home: home)
+        await off.advanceOutbox(byMs: 2_000)
+        #expect(try await off.outbox()["depth"] == 1)
+        #expect(try await off.outbox()["retries"] == 0)
+        for _ in 0..<12 { await off.advanceOutbox(byMs: 30_000) }
+        #expect(try await off.outbox()["depth"] == 0)
+        #expect(try await off.outbox()["expired"] == 1)
+        await off.stop()
+    }
+
+    /// A hapi entry holds the sealed envelope and sends it again as it was; the plaintext is never stored.
+    @Test func aHapiEntryHoldsTheSealedEnvelopeOnly() async throws {
+        let relay = try HapiScriptedRelay()
+        let harness = try await HostHarness(hapi: .relay, android: "off", relayURL: relay.url)
+        let token = TestToken.make()
+        let key = try #require(try await harness.registerDevice(token))
+        relay.script(token, .json(503, #"{"ok":false}"#))
+        let secret = "rm -rf the-secret-directory"
+        let event = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Secret session"), ("agent", "Claude"),
+                                ("agentText", .string(secret)), ("eventId", "hub-hapi")])
+        #expect(try await harness.event(event)["queued"] == 1)
+        let messages = try await harness.service.store.outboxMessages()
+        #expect(messages.count == 1)
+        #expect(!messages.contains { $0.contains(secret) || $0.contains("Secret session") })
+        relay.script(token, .json(200, #"{"ok":true}"#))
+        await harness.advanceOutbox(byMs: 2_000)
+        let envelopes = relay.requests.compactMap { $0.body?["envelope"]?.stringValue }
+        #expect(envelopes.count == 2)
+        #expect(envelopes.first == envelopes.last, "the same sealed envelope, not sealed again")
+        let expected = try #require(HapiComposer.payload(for: try HostEvent(json: .object(event))))
+        #expect(try HapiPayload(plaintext: HapiEnvelope.open(try #require(envelopes.last), key: key)) == expected)
+        #expect(try await harness.outbox()["delivered"] == 1)
+        await harness.stop()
+        relay.stop()
+    }
 }

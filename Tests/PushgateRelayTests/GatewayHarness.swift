@@ -29,9 +29,10 @@ final class GatewayHarness: Sendable {
     /// names without the prefix (PUBLIC_URL defaults to ``origin``).
     /// The manual clock starts at `startMs` (the vector's `issuedAt` by default). With `fcm`, a
     /// fake FCM serves the Android lane with the `rs256-oauth.json` service account's project.
-    /// `relaySettings` are `PUSHGATE_RELAY_*` names without the prefix (`DATABASE_URL`).
+    /// `relaySettings` are `PUSHGATE_RELAY_*` names without the prefix (`DATABASE_URL`). With
+    /// `directory`, the relay's files (its SQLite database) are those of an earlier harness there.
     init(settings: [String: String] = [:], relaySettings: [String: String] = [:], startMs: Int64 = 1_764_669_600_000,
-         fcm withFCM: Bool = false) async throws {
+         fcm withFCM: Bool = false, directory existing: URL? = nil) async throws {
         clock = ManualClock(milliseconds: startMs)
         scheduler = ManualScheduler(clock: clock)
         let apnsKey = P256PrivateKey()
@@ -39,7 +40,7 @@ final class GatewayHarness: Sendable {
         fakeConfiguration.credentials = .init(publicKey: apnsKey.publicKey, keyId: "KEYID12345", teamId: "TEAMID1234")
         fakeConfiguration.clock = clock
         fake = try FakeAPNs(configuration: fakeConfiguration)
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
+        directory = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let caFile = directory.appendingPathComponent("fake-apns-ca.pem").path
         try fake.writeCertificate(to: caFile)
@@ -72,11 +73,13 @@ final class GatewayHarness: Sendable {
                                       scheduler: scheduler, logger: logger)
     }
 
-    func stop() async {
+    /// Shuts the relay down and stops the fakes; removes the directory unless it is kept for
+    /// another harness.
+    func stop(keepingFiles: Bool = false) async {
         await relay.shutdown(graceSeconds: 1)
         fake.stop()
         fcm?.stop()
-        try? FileManager.default.removeItem(at: directory)
+        if !keepingFiles { try? FileManager.default.removeItem(at: directory) }
     }
 
     // MARK: - HTTP

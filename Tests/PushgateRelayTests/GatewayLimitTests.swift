@@ -89,7 +89,7 @@ import PushgateTesting
         let proof = try host.answer(challenge, nowMs: harness.clock.nowMilliseconds)
         let sessionReply = try await harness.answer(host, challengeId: challenge.challengeId, proof: proof)
         let session = try host.acceptSession(try #require(sessionReply.json)).sessionToken
-        let tokens = (0..<3).map { _ in Hex.encode(SecureRandom.bytes(32)) }
+        let tokens = (0..<4).map { _ in Hex.encode(SecureRandom.bytes(32)) }
         let androidTokens = ["fcm-secret-" + Hex.encode(SecureRandom.bytes(24)), "fcm-secret-" + Hex.encode(SecureRandom.bytes(24))]
         var ids: [String] = []
         for (index, token) in tokens.enumerated() {
@@ -101,6 +101,7 @@ import PushgateTesting
         }
         harness.fake.script(token: tokens[1], .init(status: 410, reason: .unregistered))
         harness.fake.script(token: tokens[2], .init(status: 500, reason: .internalServerError))
+        harness.fake.script(token: tokens[3], .init(status: 400, reason: .badCollapseId))
         harness.fcm?.script(token: androidTokens[1], FakeFCMScript(.unregistered))
         let title = "Secret title \(UUID().uuidString)"
         let body = "Secret body \(UUID().uuidString)"
@@ -113,7 +114,8 @@ import PushgateTesting
         await harness.advance(byMs: 60_000)
         #expect(harness.logs.lines.contains { $0.contains("gateway counters") })
         #expect(harness.gateway.counter("delivery_dead") == 2)
-        #expect(harness.gateway.counter("delivery_error") == 2)
+        #expect(harness.gateway.counter("delivery_error") == 2, "the refused one, once per send")
+        #expect(harness.gateway.deliveryAttempts("unavailable") >= 2, "the 500, tried again")
         let secrets = tokens + androidTokens + [title, body, session, HostProof.storedHash(ofSessionToken: session), Base64.encode(proof),
                                                 host.hostFingerprint, Base64.encode(host.keyPair.publicKey), challenge.ciphertextB64,
                                                 "secret-note-id", "secret-worktree"]

@@ -57,21 +57,20 @@ import Synchronization
     // §12 line 30: the environment picks the APNs host; a missing one is production.
     @Test func environmentSelectsTheAPNsService() async throws {
         let channel = RecordingChannel()
-        let store = try await SQLiteGatewayStore.open(path: ":memory:")
-        let deliverer = GatewayDeliverer(store: store, apns: channel, android: nil,
+        let deliverer = GatewayDeliverer(apns: channel, android: nil,
                                          configuration: GatewayConfiguration(publicURL: GatewayHarness.origin, apnsTopic: "t.opic"),
-                                         clock: ManualClock(), counters: GatewayCounters(), logger: Logger(component: "test", sink: Logger.MemorySink()))
+                                         clock: ManualClock())
+        let note = GatewayNotification(notificationId: nil, notificationSeq: 1, notificationEpoch: "e", source: "plugin",
+                                       agentState: nil, title: "t", body: "b", worktreeId: nil)
         for (index, environment) in ["sandbox", "production"].enumerated() {
-            let registration = GatewayDeviceRegistration(hostFingerprint: "fp", deviceId: "d\(index)", platform: "ios",
-                                                         token: Hex.encode(SecureRandom.bytes(32)), apnsEnvironment: environment, filterJSON: "{}")
-            _ = try await store.registerDevice(registration, newRegistrationId: "r\(index)", nowMs: 1)
-            let note = GatewayNotification(notificationId: nil, notificationSeq: 1, notificationEpoch: "e", source: "plugin",
-                                           agentState: nil, title: "t", body: "b", worktreeId: nil)
-            await deliverer.deliver(GatewayDelivery(registrationId: "r\(index)", hostFingerprint: "fp", latest: note, count: 1, anyNeedsInput: false))
+            let device = GatewayDevice(registrationId: "r\(index)", hostFingerprint: "fp", platform: "ios",
+                                       token: Hex.encode(SecureRandom.bytes(32)), apnsEnvironment: environment, dead: false)
+            let delivery = GatewayDelivery(registrationId: device.registrationId, hostFingerprint: "fp", latest: note, count: 1,
+                                           anyNeedsInput: false)
+            #expect(await deliverer.send(delivery, to: device) == .sent)
         }
         #expect(channel.environments == [.sandbox, .production])
         #expect(GatewayAPNsRequest.environment(nil) == .production)
-        await store.close()
     }
 
     // §12 line 32 (APNs half)
@@ -98,15 +97,18 @@ import Synchronization
         await harness.advance(byMs: 0)
         let list = try await harness.call("GET", "/v1/devices", session: session)
         #expect(list.json?["devices"]?.arrayValue?.map { $0["dead"]?.boolValue ?? false } == cases.map(\.1))
-        #expect(harness.gateway.counter("delivery_dead") == 5 && harness.gateway.counter("delivery_error") == 3)
+        #expect(harness.gateway.counter("delivery_dead") == 5 && harness.gateway.counter("delivery_error") == 1)
+        #expect(harness.gateway.deliveryAttempts("throttled") == 1 && harness.gateway.deliveryAttempts("unavailable") == 1,
+                "429 and 500 wait for a retry")
 
-        // A transport error (the connection dropped) is an error too; the registration stays live.
+        // A transport error (the connection dropped) waits for a retry too; the registration stays live.
         let token = Hex.encode(SecureRandom.bytes(32))
         let live = try await harness.register(GatewayHarness.device("dropped", token: token), session: session)
         harness.fake.dropConnections(afterStreams: 0)
         _ = try await harness.send(GatewayHarness.send([live]), session: session)
         await harness.advance(byMs: 0)
-        #expect(harness.gateway.counter("delivery_error") == 4)
+        #expect(harness.gateway.counter("delivery_error") == 1)
+        #expect(harness.gateway.deliveryAttempts("not_sent") + harness.gateway.deliveryAttempts("unanswered") == 1)
         #expect(try harness.rows("SELECT dead_at FROM push_devices WHERE registration_id = '\(live)'") == [[nil]])
         await harness.stop()
     }
@@ -200,12 +202,15 @@ final class RecordingChannel: DeliveryChannel {
         await harness.advance(byMs: 0)
         let list = try await harness.call("GET", "/v1/devices", session: session)
         #expect(list.json?["devices"]?.arrayValue?.map { $0["dead"]?.boolValue ?? false } == cases.map(\.1))
-        #expect(harness.gateway.counter("delivery_dead") == 3 && harness.gateway.counter("delivery_error") == 2)
-        // A transport error (FCM unreachable) is an error; the registration stays live.
+        #expect(harness.gateway.counter("delivery_dead") == 3 && harness.gateway.counter("delivery_error") == 1)
+        #expect(harness.gateway.deliveryAttempts("unavailable") == 1, "503 waits for a retry")
+        // A transport error (FCM unreachable) waits for a retry too; the registration stays live.
+        // The send joins the window waiting since the 503, tried again within 1.5 s.
         fcm.stop()
         _ = try await harness.send(GatewayHarness.send([ids[4]]), session: session)
-        await harness.advance(byMs: 0)
-        #expect(harness.gateway.counter("delivery_error") == 3)
+        await harness.advance(byMs: 1_500)
+        #expect(harness.gateway.counter("delivery_error") == 1)
+        #expect(harness.gateway.deliveryAttempts("not_sent") + harness.gateway.deliveryAttempts("unanswered") == 1)
         #expect(try harness.rows("SELECT dead_at FROM push_devices WHERE registration_id = '\(ids[4])'") == [[nil]])
         await harness.stop()
     }

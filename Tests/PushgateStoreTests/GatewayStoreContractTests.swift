@@ -31,6 +31,26 @@ import Testing
         #expect(outcome == .registered(registrationId: id))
     }
 
+    /// What a host sends in the admission tests.
+    private static let note = GatewayNotification(notificationId: "note-1", notificationSeq: 7, notificationEpoch: "epoch-1",
+                                                  source: "agent-task-complete", agentState: "needs-input",
+                                                  title: "Agent needs input", body: "Waiting on your answer", worktreeId: nil)
+    /// An admission whatever its send id (``verdicts(_:)``).
+    private static let admitted = GatewaySendAdmission.admitted(sendId: "")
+
+    /// The admissions with their send ids blanked, so they compare with ``admitted``.
+    private static func verdicts(_ admissions: [GatewaySendAdmission]) -> [GatewaySendAdmission] {
+        admissions.map { if case .admitted = $0 { admitted } else { $0 } }
+    }
+
+    /// Admits ``note`` for `ids` of `host` (this suite's host by default) at `nowMs`, due 3 s later;
+    /// the verdicts (``verdicts(_:)``).
+    private func admit(_ store: any GatewayStore, _ ids: [String], host: String? = nil,
+                       at nowMs: Int64) async throws -> [GatewaySendAdmission] {
+        Self.verdicts(try await store.admitSends(hostFingerprint: host ?? self.host, registrationIds: ids, notification: Self.note,
+                                                 nowMs: nowMs, dueAt: nowMs + 3_000))
+    }
+
     // MARK: - Challenges and sessions (§2.2, §2.8)
 
     @Test(arguments: StoreEngine.allCases)
@@ -160,7 +180,7 @@ import Testing
             try await store.markDead(registrationId: "r1", token: "token-1", nowMs: t0 + 1)
             #expect(try await store.device(registrationId: "r1")?.dead == true)
             #expect(try await store.devices(hostFingerprint: host).map(\.dead) == [true])
-            #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r1"], nowMs: t0 + 2) == [.dead])
+            #expect(try await admit(store, ["r1"], at: t0 + 2) == [.dead])
             try await register(store, "a", id: "r1", nowMs: t0 + 3)
             #expect(try await store.device(registrationId: "r1")?.dead == false)
         }
@@ -204,8 +224,8 @@ import Testing
             try await register(store, "dead", id: "gone")
             try await register(store, "theirs", id: "foreign", host: otherHost)
             try await store.markDead(registrationId: "gone", token: "token-1", nowMs: t0)
-            let admissions = try await store.admitSends(hostFingerprint: host, registrationIds: ["unknown", "foreign", "own", "gone"], nowMs: t0)
-            #expect(admissions == [.notOwned, .notOwned, .admitted, .dead])
+            let admissions = try await admit(store, ["unknown", "foreign", "own", "gone"], at: t0)
+            #expect(admissions == [.notOwned, .notOwned, Self.admitted, .dead])
             let host = host
             let logged = try await database.withConnection { connection in
                 try connection.texts("SELECT registration_id || ' ' || sent_at FROM push_send_log WHERE host_fingerprint = ?1", [.text(host)])
@@ -220,16 +240,16 @@ import Testing
             for index in 0 ..< 3 { try await register(store, "phone-\(index)", id: "r\(index)") }
             try await register(store, "phone-0", id: "other", host: otherHost)
             // One notification to three phones uses three of the 60.
-            #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r0", "r1", "r2"], nowMs: t0) == [.admitted, .admitted, .admitted])
+            #expect(try await admit(store, ["r0", "r1", "r2"], at: t0) == [Self.admitted, Self.admitted, Self.admitted])
             for index in 3 ..< 60 {
-                #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r\(index % 3)"], nowMs: t0 + Int64(index)) == [.admitted])
+                #expect(try await admit(store, ["r\(index % 3)"], at: t0 + Int64(index)) == [Self.admitted])
             }
-            #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r0"], nowMs: t0 + 3_599_999) == [.rateLimited])
-            #expect(try await store.admitSends(hostFingerprint: otherHost, registrationIds: ["other"], nowMs: t0 + 100) == [.admitted])
+            #expect(try await admit(store, ["r0"], at: t0 + 3_599_999) == [.rateLimited])
+            #expect(try await admit(store, ["other"], host: otherHost, at: t0 + 100) == [Self.admitted])
             #expect(try await database.count("SELECT count(*) FROM push_send_log") == 61, "a refusal is not logged")
             // The first three stop counting exactly one hour later.
-            let later = try await store.admitSends(hostFingerprint: host, registrationIds: ["r0", "r1", "r2", "r0"], nowMs: t0 + 3_600_000)
-            #expect(later == [.admitted, .admitted, .admitted, .rateLimited])
+            let later = try await admit(store, ["r0", "r1", "r2", "r0"], at: t0 + 3_600_000)
+            #expect(later == [Self.admitted, Self.admitted, Self.admitted, .rateLimited])
         }
     }
 
@@ -240,12 +260,12 @@ import Testing
             try await register(store, "phone-1", id: "r1")
             // 61 s apart: at most 59 in any hour, so the host quota never binds.
             for index in 0 ..< 200 {
-                #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r0"], nowMs: t0 + Int64(index) * 61_000) == [.admitted])
+                #expect(try await admit(store, ["r0"], at: t0 + Int64(index) * 61_000) == [Self.admitted])
             }
             let next = t0 + 200 * 61_000
-            #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r0", "r1"], nowMs: next) == [.rateLimited, .admitted])
-            #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r0"], nowMs: t0 + 86_399_999) == [.rateLimited])
-            #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r0"], nowMs: t0 + 86_400_000) == [.admitted])
+            #expect(try await admit(store, ["r0", "r1"], at: next) == [.rateLimited, Self.admitted])
+            #expect(try await admit(store, ["r0"], at: t0 + 86_399_999) == [.rateLimited])
+            #expect(try await admit(store, ["r0"], at: t0 + 86_400_000) == [Self.admitted])
         }
     }
 
@@ -257,13 +277,77 @@ import Testing
             let admissions = try await withThrowingTaskGroup(of: [GatewaySendAdmission].self) { group in
                 for index in 0 ..< 100 {
                     let store = stores[index % instances]
-                    group.addTask { try await store.admitSends(hostFingerprint: self.host, registrationIds: ["r\(index % 4)"], nowMs: self.t0) }
+                    group.addTask { try await self.admit(store, ["r\(index % 4)"], at: self.t0) }
                 }
                 return try await group.reduce(into: [GatewaySendAdmission]()) { $0 += $1 }
             }
-            #expect(admissions.filter { $0 == .admitted }.count == 60)
+            #expect(admissions.filter { $0 == Self.admitted }.count == 60)
             #expect(admissions.filter { $0 == .rateLimited }.count == 40)
             #expect(try await database.count("SELECT count(*) FROM push_send_log") == 60)
+            #expect(try await database.count("SELECT count(*) FROM push_outbox") == 60)
+        }
+    }
+
+    // MARK: - The outbox (docs/gateway.md "Coalescing and delivery")
+
+    @Test(arguments: StoreEngine.allCases)
+    func anAdmittedSendIsQueuedInTheOutboxUnderItsSendLogId(engine: StoreEngine) async throws {
+        try await engine.withGatewayStore { store, database throws in
+            try await register(store, "mine", id: "own")
+            try await register(store, "dead", id: "gone")
+            try await store.markDead(registrationId: "gone", token: "token-1", nowMs: t0)
+            let admissions = try await store.admitSends(hostFingerprint: host, registrationIds: ["own", "gone", "unknown"],
+                                                        notification: Self.note, nowMs: t0, dueAt: t0 + 3_000)
+            let sendId = try #require(admissions.first?.sendId)
+            #expect(Array(admissions.dropFirst()) == [.dead, .notOwned])
+            let (queued, logged) = try await database.withConnection { connection in
+                (try connection.texts("""
+                    SELECT send_id || ' ' || registration_id || ' ' || host_fingerprint || ' ' || accepted_at || ' ' || due_at
+                        || ' ' || attempts || ' ' || title FROM push_outbox
+                    """, []), try connection.texts("SELECT send_id FROM push_send_log", []))
+            }
+            #expect(queued == ["\(sendId) own \(host) \(t0) \(t0 + 3_000) 0 Agent needs input"])
+            #expect(logged == [sendId])
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func theNextStoreTakesOverTheOutboxOfOneThatClosedOnce(engine: StoreEngine) async throws {
+        let database = try await engine.makeDatabase()
+        let first = try await database.openGateway()
+        try await register(first, "a", id: "r1")
+        try await register(first, "b", id: "r2")
+        let quiet = GatewayNotification(notificationId: nil, notificationSeq: 8, notificationEpoch: "epoch-1", source: "terminal-bell",
+                                        agentState: nil, title: "Bell", body: "", worktreeId: "wt-1")
+        let both = try await first.admitSends(hostFingerprint: host, registrationIds: ["r1", "r2"], notification: Self.note,
+                                              nowMs: t0, dueAt: t0 + 3_000).compactMap(\.sendId)
+        let later = try await first.admitSends(hostFingerprint: host, registrationIds: ["r1"], notification: quiet, nowMs: t0 + 1,
+                                               dueAt: t0 + 3_001).compactMap(\.sendId)
+        let gone = try await first.admitSends(hostFingerprint: host, registrationIds: ["r2"], notification: quiet, nowMs: t0 + 2,
+                                              dueAt: t0 + 3_002).compactMap(\.sendId)
+        try #require(both.count == 2 && later.count == 1 && gone.count == 1)
+        try await first.postponeOutbox(sendIds: [both[1]], attempts: 2, dueAt: t0 + 9_000)
+        try await first.deleteOutbox(sendIds: gone)
+        #expect(try await first.adoptOutbox() == [], "a store's own rows are not taken over")
+        try await first.close()
+        try await database.waitUntilOutboxHoldersEnded()
+
+        try await database.withGatewayStores(1) { stores in
+            func row(_ id: String, _ sendId: String, at acceptedAt: Int64, _ note: GatewayNotification, attempts: Int = 0,
+                     dueAt: Int64) -> GatewayOutboxRow {
+                GatewayOutboxRow(registrationId: id, hostFingerprint: host,
+                                 queued: GatewayQueuedNotification(sendId: sendId, acceptedAt: acceptedAt, notification: note),
+                                 attempts: attempts, dueAt: dueAt)
+            }
+            // Oldest first; the same millisecond in the order queued.
+            #expect(try await stores[0].adoptOutbox() == [
+                row("r1", both[0], at: t0, Self.note, dueAt: t0 + 3_000),
+                row("r2", both[1], at: t0, Self.note, attempts: 2, dueAt: t0 + 9_000),
+                row("r1", later[0], at: t0 + 1, quiet, dueAt: t0 + 3_001),
+            ])
+            #expect(try await stores[0].adoptOutbox() == [], "taken over once")
+            try await stores[0].deleteOutbox(sendIds: both)
+            #expect(try await database.count("SELECT count(*) FROM push_outbox") == 1)
         }
     }
 
@@ -359,7 +443,7 @@ import Testing
             #expect(try await store.pruneSessions(nowMs: sessionExpiry + 1) == 1)
 
             try await register(store, "phone", id: "r1")
-            #expect(try await store.admitSends(hostFingerprint: host, registrationIds: ["r1"], nowMs: t0) == [.admitted])
+            #expect(try await admit(store, ["r1"], at: t0) == [Self.admitted])
             #expect(try await store.pruneSendLog(nowMs: t0 + 90_000_000) == 0)
             #expect(try await store.pruneSendLog(nowMs: t0 + 90_000_001) == 1)
         }

@@ -28,6 +28,28 @@ extension StoreDatabase {
     func count(_ sql: String) async throws -> Int {
         Int(try await withConnection { try $0.integer(sql, []) } ?? -1)
     }
+
+    /// Returns once no session holds the lock of a holder named in the outbox (PostgreSQL; a
+    /// SQLite file has no sessions): the server ends a closed store's sessions a moment after
+    /// the store let go of them. Fails after 10 s.
+    func waitUntilOutboxHoldersEnded() async throws {
+        guard engine == .postgreSQL else { return }
+        try await withConnection { connection in
+            try connection.execute("SET lock_timeout = '10s'")
+            for holder in try connection.texts("SELECT DISTINCT holder FROM push_outbox", []).compactMap({ Int64($0) }) {
+                // Granted once no session holds the holder's shared lock; released at commit.
+                try connection.writeTransaction { _ = try connection.texts("SELECT pg_advisory_xact_lock(?1)::text", [.integer(holder)]) }
+            }
+        }
+    }
+}
+
+extension GatewaySendAdmission {
+    /// The send id of an admission, `nil` for a refusal.
+    var sendId: String? {
+        guard case .admitted(let sendId) = self else { return nil }
+        return sendId
+    }
 }
 
 extension StoreEngine {

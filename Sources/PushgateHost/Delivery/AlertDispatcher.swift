@@ -31,7 +31,7 @@ public final class AlertDispatcher: Sendable {
     public var transportName: String { transport?.name ?? "off" }
 
     /// The sender of the outbox's alert entries; nil when iOS push is off.
-    var outboxSender: AlertOutboxSender? { transport.map { AlertOutboxSender(store: store, transport: $0) } }
+    var outboxSender: AlertOutboxSender? { transport.map { AlertOutboxSender(store: store, transport: $0, logger: logger) } }
 
     /// Sends `event` to every alert token (only those in `only`, when given: a hub's retry of an
     /// event answered 503). The result's `owed` holds the outbox entries of the pushes worth
@@ -40,8 +40,11 @@ public final class AlertDispatcher: Sendable {
         do {
             return try await send(event, only: only)
         } catch {
+            // Nothing was sent: the hub is asked to post the event again (503, docs/host.md "Outbox").
             logger.error("dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
-            return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0)
+            var result = DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0)
+            result.storeUnavailable = true
+            return result
         }
     }
 
@@ -71,7 +74,11 @@ public final class AlertDispatcher: Sendable {
                     }
                 case .dropped:
                     result.dropped += 1
-                    try await store.deleteAlertToken(token)
+                    do {
+                        try await store.deleteAlertToken(token)
+                    } catch {
+                        logger.error("a dead token could not be deleted from host.sqlite; it is tried again", ["error": "\(error)"])
+                    }
                 }
             }
         }

@@ -156,10 +156,12 @@ final class HapiFanout: OutboxSender {
                 outcomes[entry.id] = .failed(.never)
                 continue
             }
-            if namespaces[message.namespace] == nil {
-                namespaces[message.namespace] = Set(((try? await store.hapiDevices(namespace: message.namespace)) ?? []).map(\.token))
+            if namespaces[message.namespace] == nil, let devices = try? await store.hapiDevices(namespace: message.namespace) {
+                namespaces[message.namespace] = Set(devices.map(\.token))
             }
-            if namespaces[message.namespace]?.contains(entry.token) == true {
+            // Unreadable now: no outcome, so the entry waits for the next round.
+            guard let tokens = namespaces[message.namespace] else { continue }
+            if tokens.contains(entry.token) {
                 sends.append((entry, message, sender))
             } else {
                 outcomes[entry.id] = .failed(.never)
@@ -173,7 +175,11 @@ final class HapiFanout: OutboxSender {
             case .sent: outcomes[send.entry.id] = .accepted
             case .dead:
                 outcomes[send.entry.id] = .dropped
-                _ = try? await store.deleteHapiDevices(namespace: send.message.namespace, token: send.entry.token)
+                do {
+                    try await store.deleteHapiDevices(namespace: send.message.namespace, token: send.entry.token)
+                } catch {
+                    logger.error("a dead hapi device could not be deleted from host.sqlite; it is tried again", ["error": "\(error)"])
+                }
             case .failed(_, let failure): outcomes[send.entry.id] = .failed(send.message.lane.advice(failure))
             }
         }
@@ -197,7 +203,11 @@ final class HapiFanout: OutboxSender {
             case .failed: tally.failed += 1
             case .dead:
                 tally.dead += 1
-                try await store.deleteHapiDevices(namespace: namespace, token: token)
+                do {
+                    try await store.deleteHapiDevices(namespace: namespace, token: token)
+                } catch {
+                    logger.error("a dead hapi device could not be deleted from host.sqlite; it is tried again", ["error": "\(error)"])
+                }
             }
         }
         return tally

@@ -44,7 +44,6 @@ public final class LiveActivityEngine: Sendable {
         self.store = store
         self.transport = transport
         self.outbox = outbox
-        if let transport { outbox?.register(LiveActivityEndSender(transport: transport), for: .liveActivityEnd) }
         self.scheduler = scheduler
         self.refreshIntervalMs = refreshIntervalMs
         self.logger = logger.named("live-activity")

@@ -8,8 +8,9 @@ import PushgateCore
 struct AlertOutboxSender: OutboxSender {
     let store: HostStore
     let transport: any AlertTransport
+    let logger: Logger
 
-    /// The entry of `token` for a push of `batch` whose first try failed; nil when not retryable.
+    /// The entry of `token` for a push of `batch` whose first try failed.
     static func entry(_ batch: AlertBatch, token: String, nowMs: Int64, nextAttemptAtMs: Int64) -> OutboxEntry {
         OutboxEntry(kind: .alert, token: token, eventId: batch.eventId, message: message(batch), createdAtMs: nowMs,
                     nextAttemptAtMs: nextAttemptAtMs)
@@ -34,38 +35,35 @@ struct AlertOutboxSender: OutboxSender {
     }
 
     func resend(_ entries: [OutboxEntry]) async -> [Int64: TokenOutcome] {
+        // Unreadable now: every entry waits for the next round.
+        guard let tokens = try? await store.alertTokens() else { return [:] }
+        let known = Set(tokens.map(\.token))
         var outcomes: [Int64: TokenOutcome] = [:]
+        var batches: [(batch: AlertBatch, request: OutboxRequest)] = []
         // A token the phone removed since is owed nothing.
-        let known = Set(((try? await store.alertTokens()) ?? []).map(\.token))
-        var groups: [String: [OutboxEntry]] = [:]
-        for entry in entries {
-            if known.contains(entry.token) { groups[entry.message, default: []].append(entry) } else { outcomes[entry.id] = .failed(.never) }
-        }
-        var batches: [(batch: AlertBatch, ids: [String: [Int64]])] = []
-        for (message, members) in groups {
-            for start in stride(from: 0, to: members.count, by: AlertBatch.maxTokens) {
-                let slice = members[start..<min(start + AlertBatch.maxTokens, members.count)]
-                var ids: [String: [Int64]] = [:]
-                for entry in slice { ids[entry.token, default: []].append(entry.id) }
-                guard let batch = Self.batch(message, tokens: Array(ids.keys)) else {
-                    for entry in slice { outcomes[entry.id] = .failed(.never) }
-                    continue
-                }
-                batches.append((batch, ids))
+        for entry in entries where !known.contains(entry.token) { outcomes[entry.id] = .failed(.never) }
+        for request in OutboxRequest.group(entries.filter { known.contains($0.token) }, maxTokens: AlertBatch.maxTokens) {
+            if let batch = Self.batch(request.message, tokens: request.tokens) {
+                batches.append((batch, request))
+            } else {
+                outcomes.merge(request.outcomes([:]).mapValues { _ in .failed(.never) }) { $1 }
             }
         }
         let ready = await transport.prepare(Array(Set(batches.flatMap(\.batch.tokens))))
         let results = await forEachConcurrently(batches, limit: 4) { [transport] item in
             var batch = item.batch
-            batch.tokens = batch.tokens.filter(ready.contains)
-            return (item, batch.tokens.isEmpty ? [:] : await transport.deliver(batch))
+            batch.tokens.removeAll { !ready.contains($0) }
+            return (item.request, batch.tokens.isEmpty ? [:] : await transport.deliver(batch))
         }
-        for (item, delivered) in results {
-            for (token, ids) in item.ids {
-                let outcome = delivered[token] ?? .failed(.later)
-                if outcome == .dropped { _ = try? await store.deleteAlertToken(token) }
-                for id in ids { outcomes[id] = outcome }
+        for (request, delivered) in results {
+            for (token, outcome) in delivered where outcome == .dropped {
+                do {
+                    try await store.deleteAlertToken(token)
+                } catch {
+                    logger.error("a dead token could not be deleted from host.sqlite; it is tried again", ["error": "\(error)"])
+                }
             }
+            outcomes.merge(request.outcomes(delivered)) { $1 }
         }
         return outcomes
     }

@@ -15,7 +15,7 @@ public final class HostOutbox: Sendable {
     /// How long a round that failed on the store waits before the next.
     static let storeRetryMs: Int64 = 5_000
 
-    public let schedule: OutboxSchedule
+    public let policy: OutboxPolicy
     public let counters = OutboxCounters()
     private let store: HostStore
     private let scheduler: any Scheduler
@@ -26,16 +26,21 @@ public final class HostOutbox: Sendable {
     private struct State {
         var timer: (any ScheduledJob)?
         var timerDueMs: Int64 = .max
+        /// Raised with every timer armed: a cancelled timer whose job runs anyway is ignored.
+        var timerGeneration = 0
         /// The round under way, if any.
         var round: Task<Void, Never>?
         /// A timer fired during the round: it looks again when done.
         var again = false
+        /// What a round decided but could not write: written before anything is sent again, so
+        /// an accepted push is never sent twice because its row could not be deleted.
+        var unsettled: HostStore.OutboxSettlement?
         var stopped = false
     }
 
-    public init(store: HostStore, schedule: OutboxSchedule, scheduler: any Scheduler, logger: Logger) {
+    public init(store: HostStore, policy: OutboxPolicy, scheduler: any Scheduler, logger: Logger) {
         self.store = store
-        self.schedule = schedule
+        self.policy = policy
         self.scheduler = scheduler
         self.logger = logger.named("outbox")
     }
@@ -58,14 +63,14 @@ public final class HostOutbox: Sendable {
     /// the deadline would pass first).
     func firstRetry(after advice: RetryAdvice, nowMs: Int64) -> Int64? {
         guard advice.retryable else { return nil }
-        return schedule.nextAttempt(afterAttempts: 1, createdAtMs: nowMs, nowMs: nowMs, retryAfterSeconds: advice.afterSeconds)
+        return policy.nextAttempt(afterAttempts: 1, createdAtMs: nowMs, nowMs: nowMs, retryAfterSeconds: advice.afterSeconds)
     }
 
     /// Writes the entries of one event (one transaction) and arms the timer for them. Throws
     /// when the store cannot take them (a full disk): nothing of them is kept.
     public func enqueue(_ entries: [OutboxEntry]) async throws {
         guard !entries.isEmpty else { return }
-        let evicted = try await store.enqueueOutbox(entries, maxEntries: schedule.maxEntries)
+        let evicted = try await store.enqueueOutbox(entries, maxEntries: policy.maxEntries)
         counters.add {
             $0.queued += entries.count
             $0.evicted += evicted
@@ -111,14 +116,23 @@ public final class HostOutbox: Sendable {
             guard !state.stopped, dueMs < state.timerDueMs else { return }
             state.timer?.cancel()
             state.timerDueMs = dueMs
-            state.timer = scheduler.schedule(afterMs: dueMs - scheduler.clock.nowMilliseconds) { [weak self] in self?.startRound() }
+            state.timerGeneration += 1
+            let generation = state.timerGeneration
+            state.timer = scheduler.schedule(afterMs: dueMs - scheduler.clock.nowMilliseconds) { [weak self] in
+                self?.startRound(timer: generation)
+            }
         }
     }
 
-    private func startRound() {
+    /// Starts a round, or marks the one under way to look again; `timer` is the generation of
+    /// the timer that fired, if one did.
+    private func startRound(timer: Int? = nil) {
         state.withLock { state in
-            state.timer = nil
-            state.timerDueMs = .max
+            if let timer {
+                guard timer == state.timerGeneration else { return }
+                state.timer = nil
+                state.timerDueMs = .max
+            }
             guard !state.stopped else { return }
             guard state.round == nil else {
                 state.again = true
@@ -128,15 +142,26 @@ public final class HostOutbox: Sendable {
         }
     }
 
-    /// Rounds until nothing is due, then arms the timer for the next entry.
+    /// Rounds until nothing is due (or the outbox stops), then arms the timer for the next entry.
     private func rounds() async {
         var next: Int64?
         do {
+            if let unsettled = state.withLock({ $0.unsettled }) {
+                try await store.settleOutbox(unsettled)
+                state.withLock { $0.unsettled = nil }
+            }
             var full = true
-            while full {
+            while full, !state.withLock({ $0.stopped }) {
                 let due = try await store.dueOutbox(nowMs: scheduler.clock.nowMilliseconds, limit: Self.roundSize)
                 full = due.count == Self.roundSize
-                if !due.isEmpty { try await store.settleOutbox(await attempt(due)) }
+                guard !due.isEmpty else { break }
+                let settlement = await attempt(due)
+                do {
+                    try await store.settleOutbox(settlement)
+                } catch {
+                    state.withLock { $0.unsettled = settlement }
+                    throw error
+                }
             }
             next = try await store.outboxSummary().nextAttemptAtMs
         } catch {
@@ -163,7 +188,7 @@ public final class HostOutbox: Sendable {
         let nowMs = scheduler.clock.nowMilliseconds
         var live: [OutboxEntry.Kind: [OutboxEntry]] = [:]
         for entry in due {
-            if nowMs - entry.createdAtMs > schedule.deadlineMs {
+            if nowMs - entry.createdAtMs > policy.deadlineMs {
                 settlement.finished.append(entry.id)
                 counters.add { $0.expired += 1 }
             } else {
@@ -172,9 +197,12 @@ public final class HostOutbox: Sendable {
         }
         let senders = self.senders.withLock { $0 }
         for (kind, entries) in live {
-            guard let sender = senders[kind] else { continue }
-            counters.add { $0.retries += entries.count }
-            let outcomes = await sender.resend(entries)
+            // No sender (that transport is off now): the entries wait, backing off, until their deadline.
+            var outcomes: [Int64: TokenOutcome] = [:]
+            if let sender = senders[kind] {
+                counters.add { $0.retries += entries.count }
+                outcomes = await sender.resend(entries)
+            }
             let afterMs = scheduler.clock.nowMilliseconds
             for entry in entries {
                 switch outcomes[entry.id] ?? .failed(.later) {
@@ -185,7 +213,7 @@ public final class HostOutbox: Sendable {
                     settlement.finished.append(entry.id)
                     counters.add { $0.dead += 1 }
                 case .failed(let advice):
-                    let next = advice.retryable ? schedule.nextAttempt(afterAttempts: entry.attempts + 1, createdAtMs: entry.createdAtMs,
+                    let next = advice.retryable ? policy.nextAttempt(afterAttempts: entry.attempts + 1, createdAtMs: entry.createdAtMs,
                                                                        nowMs: afterMs, retryAfterSeconds: advice.afterSeconds) : nil
                     if let next {
                         settlement.rescheduled.append((entry.id, entry.attempts + 1, next))
@@ -204,36 +232,4 @@ public final class HostOutbox: Sendable {
         }
         return settlement
     }
-}
-
-/// The outbox's counters since start, for `/api/status` and the host's metrics.
-public final class OutboxCounters: Sendable {
-    public struct Counts: Sendable, Equatable {
-        /// Entries written.
-        public var queued = 0
-        /// Tries made from the outbox.
-        public var retries = 0
-        /// Entries finished by an accepted push.
-        public var delivered = 0
-        /// Entries finished because the provider said the token is dead.
-        public var dead = 0
-        /// Entries given up at their deadline.
-        public var expired = 0
-        /// Entries dropped over `PUSHGATE_OUTBOX_MAX`.
-        public var evicted = 0
-        /// Entries whose push was refused (not worth another try).
-        public var failed = 0
-
-        /// Name and value of each count, in a fixed order.
-        public var all: [(String, Int)] {
-            [("queued", queued), ("retries", retries), ("delivered", delivered), ("dead", dead), ("expired", expired),
-             ("evicted", evicted), ("failed", failed)]
-        }
-    }
-
-    private let counts = Mutex(Counts())
-
-    public var current: Counts { counts.withLock { $0 } }
-
-    func add(_ change: (inout Counts) -> Void) { counts.withLock { change(&$0) } }
 }

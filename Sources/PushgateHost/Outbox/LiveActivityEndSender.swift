@@ -21,45 +21,38 @@ struct LiveActivityEndSender: OutboxSender {
                            createdAtMs: nowMs, nextAttemptAtMs: nextAttemptAtMs)
     }
 
+    /// The push a message describes, for `tokens`, with its environment and priority; nil when
+    /// the message is not one.
+    static func push(_ message: String, tokens: [String]) -> (LiveActivityPush, environment: String, priority: Int)? {
+        guard let json = try? JSONValue.parse(message), var object = json.objectValue,
+              let environment = json["environment"]?.stringValue, let priority = json["priority"]?.int64Value else { return nil }
+        object["tokens"] = .array(tokens.map(JSONValue.string))
+        guard let push = try? LiveActivityPush(json: .object(object)) else { return nil }
+        return (push, environment, Int(priority))
+    }
+
     func resend(_ entries: [OutboxEntry]) async -> [Int64: TokenOutcome] {
         var outcomes: [Int64: TokenOutcome] = [:]
-        var groups: [String: [OutboxEntry]] = [:]
-        for entry in entries { groups[entry.message, default: []].append(entry) }
-        var requests: [(push: LiveActivityPush, environment: String, priority: Int, ids: [String: [Int64]])] = []
-        for (message, members) in groups {
-            for start in stride(from: 0, to: members.count, by: LiveActivityPush.tokenCount.upperBound) {
-                let slice = members[start..<min(start + LiveActivityPush.tokenCount.upperBound, members.count)]
-                var ids: [String: [Int64]] = [:]
-                for entry in slice { ids[entry.token, default: []].append(entry.id) }
-                guard let json = try? JSONValue.parse(message), var object = json.objectValue,
-                      let environment = json["environment"]?.stringValue, let priority = json["priority"]?.int64Value else {
-                    for entry in slice { outcomes[entry.id] = .failed(.never) }
-                    continue
-                }
-                object["tokens"] = .array(ids.keys.map(JSONValue.string))
-                guard let push = try? LiveActivityPush(json: .object(object)) else {
-                    for entry in slice { outcomes[entry.id] = .failed(.never) }
-                    continue
-                }
-                requests.append((push, environment, Int(priority), ids))
+        var requests: [(push: LiveActivityPush, environment: String, priority: Int, request: OutboxRequest)] = []
+        for request in OutboxRequest.group(entries, maxTokens: LiveActivityPush.tokenCount.upperBound) {
+            if let (push, environment, priority) = Self.push(request.message, tokens: request.tokens) {
+                requests.append((push, environment, priority, request))
+            } else {
+                outcomes.merge(request.outcomes([:]).mapValues { _ in .failed(.never) }) { $1 }
             }
         }
         let ready = await transport.prepare(Array(Set(requests.flatMap(\.push.tokens))))
-        for request in requests {
-            let tokens = request.push.tokens.filter(ready.contains)
-            let push = tokens == request.push.tokens ? request.push : try? LiveActivityPush(
-                tokens: tokens, event: request.push.event, contentState: request.push.contentState,
-                dismissalDate: request.push.dismissalDate, staleDate: request.push.staleDate)
+        for item in requests {
+            let tokens = item.push.tokens.filter(ready.contains)
             var delivered: [String: TokenOutcome] = [:]
-            if let push { delivered = await transport.deliver(push, environment: request.environment, priority: request.priority) }
-            var over: [String] = []
-            for (token, ids) in request.ids {
-                let outcome = delivered[token] ?? .failed(.later)
-                if outcome == .accepted || outcome == .dropped { over.append(token) }
-                for id in ids { outcomes[id] = outcome }
+            if let push = tokens == item.push.tokens ? item.push : try? LiveActivityPush(
+                tokens: tokens, event: item.push.event, contentState: item.push.contentState,
+                dismissalDate: item.push.dismissalDate, staleDate: item.push.staleDate) {
+                delivered = await transport.deliver(push, environment: item.environment, priority: item.priority)
             }
             // The activity is over: its registration is no longer cached (the relay unbinds it after an end).
-            await transport.forget(over)
+            await transport.forget(delivered.filter { $0.value == .accepted || $0.value == .dropped }.map(\.key))
+            outcomes.merge(item.request.outcomes(delivered)) { $1 }
         }
         return outcomes
     }

@@ -9,10 +9,10 @@ final class UnqueuedPushes: Sendable {
     static let capacity = 1_000
     static let lifetimeMs: Int64 = 3_600_000
 
-    /// The tokens still owed an event, by kind.
+    /// The tokens still owed an event, by kind; nil: every device of that kind (nothing was sent).
     struct Owed: Sendable, Equatable {
-        var alertTokens: Set<String> = []
-        var hapiTokens: Set<String> = []
+        var alertTokens: Set<String>? = []
+        var hapiTokens: Set<String>? = []
     }
 
     private let clock: any WallClock
@@ -20,16 +20,20 @@ final class UnqueuedPushes: Sendable {
 
     init(clock: any WallClock) { self.clock = clock }
 
-    /// Remembers what `entries` (of event `eventId`) owe; the oldest event goes over capacity.
-    func remember(_ entries: [OutboxEntry], eventId: String) {
+    /// Remembers what `entries` (of event `eventId`) owe, and that every device of a kind is
+    /// owed it when that kind's dispatch failed on the store before sending; the oldest event
+    /// goes over capacity.
+    func remember(_ entries: [OutboxEntry], eventId: String, allAlerts: Bool, allHapi: Bool) {
         var owed = Owed()
         for entry in entries {
             switch entry.kind {
-            case .alert: owed.alertTokens.insert(entry.token)
-            case .hapi: owed.hapiTokens.insert(entry.token)
+            case .alert: owed.alertTokens?.insert(entry.token)
+            case .hapi: owed.hapiTokens?.insert(entry.token)
             case .liveActivityEnd: break
             }
         }
+        if allAlerts { owed.alertTokens = nil }
+        if allHapi { owed.hapiTokens = nil }
         let nowMs = clock.nowMilliseconds
         events.withLock { events in
             events = events.filter { nowMs - $0.value.atMs < Self.lifetimeMs }

@@ -41,7 +41,7 @@ public struct HostSettings: Sendable {
     public let liveActivityRefreshIntervalMs: Int64
     /// How long and how many pushes the outbox keeps (`PUSHGATE_OUTBOX_DEADLINE_SECONDS`,
     /// `PUSHGATE_OUTBOX_MAX`).
-    public let outbox: OutboxSchedule
+    public let outbox: OutboxPolicy
     /// Where `GET /metrics` is served (`PUSHGATE_METRICS_LISTEN`); nil when off.
     public let metricsListen: ListenAddress?
 
@@ -113,10 +113,10 @@ public struct HostSettings: Sendable {
         }
         let apnsTTLSeconds = try wholeNumber(value(.apnsTTL), .apnsTTL, in: 0...APNsNotification.maxTTLSeconds,
                                              default: APNsNotification.defaultTTLSeconds)
-        let outbox = OutboxSchedule(
+        let outbox = OutboxPolicy(
             deadlineSeconds: try wholeNumber(value(.outboxDeadline), .outboxDeadline, in: 0...maxOutboxDeadlineSeconds,
-                                             default: OutboxSchedule.defaultDeadlineSeconds),
-            maxEntries: try wholeNumber(value(.outboxMax), .outboxMax, in: 1...maxOutboxEntries, default: OutboxSchedule.defaultMaxEntries))
+                                             default: OutboxPolicy.defaultDeadlineSeconds),
+            maxEntries: try wholeNumber(value(.outboxMax), .outboxMax, in: 1...maxOutboxEntries, default: OutboxPolicy.defaultMaxEntries))
         var metricsListen: ListenAddress?
         if let text = value(.metricsListen), text.lowercased() != "off" {
             guard let address = ListenAddress(text) else {

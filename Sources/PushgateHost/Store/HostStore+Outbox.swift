@@ -23,7 +23,7 @@ extension HostStore {
     public func enqueueOutbox(_ entries: [OutboxEntry], maxEntries: Int) throws -> Int {
         guard !entries.isEmpty else { return 0 }
         let depth = try outboxDepth()
-        return try connection.transaction(.immediate) {
+        let evicted = try connection.transaction(.immediate) {
             for entry in entries {
                 try connection.withStatement("""
                     INSERT INTO outbox (kind, token, event_id, message, created_at, attempts, next_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -49,9 +49,11 @@ extension HostStore {
                 evicted += connection.changes
                 excess -= connection.changes
             }
-            outboxRows = depth + entries.count - evicted
             return evicted
         }
+        // Counted once the commit went through: a commit that failed (a full disk) wrote nothing.
+        outboxRows = depth + entries.count - evicted
+        return evicted
     }
 
     /// Up to `limit` entries due at `nowMs`, those due first first.
@@ -59,13 +61,12 @@ extension HostStore {
         guard try outboxDepth() > 0 else { return [] }
         return try connection.withStatement("""
             SELECT id, kind, token, event_id, message, created_at, attempts, next_at FROM outbox
-            WHERE next_at <= ? ORDER BY next_at, id LIMIT ?
+            WHERE next_at <= ? AND kind IN \(Self.knownKinds) ORDER BY next_at, id LIMIT ?
             """) { statement in
             try statement.bind(nowMs, at: 1)
             try statement.bind(Int64(limit), at: 2)
             var entries: [OutboxEntry] = []
             while try statement.step() {
-                // A kind this version does not know (written by a later one) waits for that version.
                 guard let kind = OutboxEntry.Kind(rawValue: statement.string(at: 1) ?? "") else { continue }
                 entries.append(OutboxEntry(id: statement.int64(at: 0), kind: kind, token: statement.string(at: 2) ?? "",
                                            eventId: statement.string(at: 3) ?? "", message: statement.string(at: 4) ?? "",
@@ -80,12 +81,15 @@ extension HostStore {
     public func settleOutbox(_ settlement: OutboxSettlement) throws {
         guard !settlement.finished.isEmpty || !settlement.rescheduled.isEmpty else { return }
         let depth = try outboxDepth()
-        try connection.transaction(.immediate) {
+        let deleted = try connection.transaction(.immediate) {
+            var deleted = 0
             for id in settlement.finished {
                 try connection.withStatement("DELETE FROM outbox WHERE id = ?") { statement in
                     try statement.bind(id, at: 1)
                     try statement.step()
                 }
+                // An entry evicted meanwhile is gone already.
+                deleted += connection.changes
             }
             for entry in settlement.rescheduled {
                 try connection.withStatement("UPDATE outbox SET attempts = ?, next_at = ? WHERE id = ?") { statement in
@@ -95,19 +99,26 @@ extension HostStore {
                     try statement.step()
                 }
             }
+            return deleted
         }
-        outboxRows = max(0, depth - settlement.finished.count)
+        outboxRows = depth - deleted
     }
 
     /// The entries waiting, the oldest one's first try and the earliest next try (nil when empty).
     public func outboxSummary() throws -> (depth: Int, oldestCreatedAtMs: Int64?, nextAttemptAtMs: Int64?) {
         let depth = try outboxDepth()
         guard depth > 0 else { return (0, nil, nil) }
-        return try connection.withStatement("SELECT (SELECT created_at FROM outbox ORDER BY id LIMIT 1), min(next_at) FROM outbox") { statement in
+        return try connection.withStatement("""
+            SELECT (SELECT created_at FROM outbox ORDER BY id LIMIT 1), min(next_at) FROM outbox WHERE kind IN \(Self.knownKinds)
+            """) { statement in
             guard try statement.step() else { return (depth, nil, nil) }
             return (depth, statement.isNull(at: 0) ? nil : statement.int64(at: 0), statement.isNull(at: 1) ? nil : statement.int64(at: 1))
         }
     }
+
+    /// The kinds this version sends, as an SQL list: a row of a kind written by a later version
+    /// waits for that version (it counts in the depth, and is never due here).
+    private static let knownKinds = "(" + OutboxEntry.Kind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 
     /// Rows in `outbox`, counted once and then kept by this store's writes (only it writes the table).
     func outboxDepth() throws -> Int {

@@ -14,7 +14,7 @@ protocol GatewayAndroidLane: Sendable {
 ///
 /// - Important: orca-gateway.md §7.2 — the message shape is ``GatewayFCMMessage``'s; a dead
 ///   answer (FCM `UNREGISTERED`, or `INVALID_ARGUMENT` naming the token) marks the registration
-///   dead, everything else is an error.
+///   dead, everything else a failure that the outbox may try again (``GatewayRetryPolicy``).
 struct GatewayFCMLane: GatewayAndroidLane {
     let client: FCMClient
     let channelId: String
@@ -23,7 +23,7 @@ struct GatewayFCMLane: GatewayAndroidLane {
         switch await client.send(GatewayFCMMessage.fcmMessage(delivery, token: token, channelId: channelId)) {
         case .sent: .sent
         case .dead(let reason): .dead(reason: reason)
-        case .failed(let reason, _): .error(reason: reason)
+        case .failed(let reason, let failure): .failed(reason: reason, failure: failure)
         }
     }
 

@@ -16,6 +16,9 @@ final class GatewayCounters: Sendable {
         case ipRateLimited = "ip_rate_limited", requestError = "request_error"
         /// Pushgate's growth guards (docs/gateway.md "Growth"): sessions refused to a host not stored yet.
         case newHostRateLimited = "new_host_rate_limited", hostLimitRefused = "host_limit_refused"
+        /// Pushgate's outbox (docs/gateway.md "Coalescing and delivery"): notifications dropped
+        /// undelivered an hour after they were accepted.
+        case deliveryExpired = "delivery_expired"
     }
 
     private struct State {

@@ -2,74 +2,46 @@ import PushgateCore
 import PushgateProviders
 import PushgateStore
 
-/// Sends one flushed window to its registration's provider and records the outcome.
+/// Sends one window's summary to its registration's provider and says what came of it.
 ///
-/// - Important: orca-gateway.md §6 and §7 — the registration is looked up again (deleted or
-///   dead meanwhile → nothing sent); a dead answer marks it dead (§7.3); any failure, thrown
-///   or reported, is counted and logged (platform, outcome, reason, 4 chars of fingerprint) and
-///   never reaches the timer; nothing is retried.
+/// - Important: orca-gateway.md §7 — APNs for iOS (§7.1), FCM for Android (§7.2); a dead
+///   answer (§7.3) is reported as such, any other failure with its ``ProviderFailure``, which
+///   decides whether the outbox tries it again (``GatewayRetryPolicy``).
 struct GatewayDeliverer: Sendable {
-    /// What became of a delivery.
+    /// What became of one attempt.
     enum Outcome: Sendable, Equatable {
         case sent
         case dead(reason: String)
-        case error(reason: String)
+        case failed(reason: String, failure: ProviderFailure)
     }
 
-    let store: any GatewayStore
     let apns: any DeliveryChannel
-    /// `nil`: no FCM project configured, so Android deliveries end as `error`.
+    /// `nil`: no FCM project configured, so Android deliveries are refused.
     let android: (any GatewayAndroidLane)?
     let configuration: GatewayConfiguration
     let clock: any WallClock
-    let counters: GatewayCounters
-    let logger: Logger
 
-    /// Delivers `delivery`; never throws.
-    func deliver(_ delivery: GatewayDelivery) async {
-        do {
-            guard let device = try await store.device(registrationId: delivery.registrationId),
-                  device.hostFingerprint == delivery.hostFingerprint, !device.dead else { return }
-            let outcome = try await send(delivery, to: device)
-            record(outcome, platform: device.platform, hostFingerprint: delivery.hostFingerprint)
-            if case .dead = outcome {
-                try await store.markDead(registrationId: device.registrationId, token: device.token, nowMs: clock.nowMilliseconds)
-            }
-        } catch {
-            counters.count(.deliveryError)
-            // A type name only: an error's text may carry row values or payload parts.
-            logger.error("gateway delivery failed", ["error": "\(type(of: error))", "host": Redact.serverId(delivery.hostFingerprint)])
-        }
-    }
-
-    private func send(_ delivery: GatewayDelivery, to device: GatewayDevice) async throws -> Outcome {
+    /// Sends `delivery` to `device`; never throws.
+    func send(_ delivery: GatewayDelivery, to device: GatewayDevice) async -> Outcome {
         switch device.platform {
         case "ios":
-            let notification = try GatewayAPNsRequest.notification(delivery, token: device.token, topic: configuration.apnsTopic,
+            let notification: APNsNotification
+            do {
+                notification = try GatewayAPNsRequest.notification(delivery, token: device.token, topic: configuration.apnsTopic,
                                                                    nowMs: clock.nowMilliseconds)
+            } catch {
+                // APNs would refuse it (e.g. over 4 KiB), now and later. A type name only: an
+                // error's text may carry payload parts.
+                return .failed(reason: "\(type(of: error))", failure: .rejected)
+            }
             switch await apns.deliver(notification, environment: GatewayAPNsRequest.environment(device.apnsEnvironment)) {
             case .delivered: return .sent
             case .dead(let reason): return .dead(reason: reason)
-            case .transient(let reason, _): return .error(reason: reason)
+            case .transient(let reason, let failure): return .failed(reason: reason, failure: failure)
             }
         default:
-            guard let android else { return .error(reason: "no FCM project configured") }
+            guard let android else { return .failed(reason: "no FCM project configured", failure: .rejected) }
             return await android.send(delivery, token: device.token)
-        }
-    }
-
-    private func record(_ outcome: Outcome, platform: String, hostFingerprint: String) {
-        let host = Redact.serverId(hostFingerprint)
-        switch outcome {
-        case .sent:
-            counters.count(.deliverySent)
-        case .dead(let reason):
-            counters.count(.deliveryDead)
-            logger.info("gateway delivery: the provider says the token is dead; registration marked dead",
-                        ["platform": platform, "outcome": "dead", "reason": reason, "host": host])
-        case .error(let reason):
-            counters.count(.deliveryError)
-            logger.warning("gateway delivery failed; not retried", ["platform": platform, "outcome": "error", "reason": reason, "host": host])
         }
     }
 }

@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateStore
 
 /// What one flushed window sends to one registration.
 ///

@@ -1,4 +1,5 @@
 import PushgateCore
+import PushgateStore
 
 /// `POST /v1/host/challenge`: `{"v":1,"hostPublicKeyB64":…}`.
 ///

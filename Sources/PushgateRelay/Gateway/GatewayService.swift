@@ -221,7 +221,14 @@ final class GatewayService: Sendable {
         let request = try GatewaySendRequest(body: body)
         let ids = request.distinctRegistrationIds
         let now = clock.nowMilliseconds
-        let admissions = try await storing { try await self.store.admitSends(hostFingerprint: host, registrationIds: ids, nowMs: now) }
+        let notification = request.notification
+        // The end of a window this opens; a restart takes each registration's earliest due time
+        // (its open window's first row), so a row that joined that window later does not delay it.
+        let dueAt = now + configuration.coalesceMs
+        let admissions = try await storing {
+            try await self.store.admitSends(hostFingerprint: host, registrationIds: ids, notification: notification, nowMs: now,
+                                            dueAt: dueAt)
+        }
         var results: [JSONValue] = []
         for (id, admission) in zip(ids, admissions) {
             let status: String
@@ -235,8 +242,9 @@ final class GatewayService: Sendable {
             case .rateLimited:
                 status = "rate_limited"
                 counters.count(.sendRateLimited)
-            case .admitted:
-                coalescer.add(request.notification, registrationId: id, hostFingerprint: host)
+            case .admitted(let sendId):
+                coalescer.add(GatewayQueuedNotification(sendId: sendId, acceptedAt: now, notification: notification),
+                              registrationId: id, hostFingerprint: host)
                 status = "queued"
                 counters.count(.sendQueued)
             }

@@ -3,12 +3,14 @@ import PushgateHTTP
 import PushgateStore
 
 /// The Orca-compatible gateway inside a running relay: its store, service, coalescer and the
-/// scheduler jobs that prune its tables and write the counter line.
+/// scheduler jobs that prune its tables, take over outbox rows and write the counter line.
 ///
 /// - Important: orca-gateway.md §5.3 and §8 (prune intervals: challenges 60 s, sessions 10 min,
 ///   send log 30 min; Pushgate adds hosts idle past `HOST_TTL_DAYS` every 10 min, docs/gateway.md
-///   "Growth"), §6 (on shutdown every open window is flushed before the provider connections and
-///   the store close), §10 (a counter line a minute).
+///   "Growth"), §6 (on shutdown every collecting window is flushed before the provider
+///   connections and the store close), §10 (a counter line a minute). Pushgate's outbox
+///   (docs/gateway.md "Coalescing and delivery"): windows rebuilt from it at start-up, and every
+///   30 s the rows of relays that ended on a shared PostgreSQL database taken over.
 public final class RelayGateway: Sendable {
     public let configuration: GatewayConfiguration
     let service: GatewayService
@@ -16,7 +18,11 @@ public final class RelayGateway: Sendable {
     private let android: (any GatewayAndroidLane)?
     private let maintenance = DeliveryTracker()
     private let jobs: [any ScheduledJob]
+    private let attempts: GatewayAttemptCounter
     private let logger: Logger
+
+    /// How often a relay on a shared database looks for outbox rows of relays that ended.
+    static let adoptionIntervalMs: Int64 = 30_000
 
     /// Opens the gateway's tables in the relay database and schedules its jobs; `nil` when the
     /// configuration leaves the gateway off.
@@ -31,19 +37,35 @@ public final class RelayGateway: Sendable {
         } else {
             try await SQLiteGatewayStore.open(path: configuration.databasePath)
         }
-        return RelayGateway(settings: settings, store: store, channel: channel, android: android, scheduler: scheduler,
-                            relay: relay, logger: logger)
+        // The previous run's windows, before anything new is queued.
+        let previous: [GatewayOutboxRow]
+        do {
+            previous = try await store.adoptOutbox()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        let gateway = RelayGateway(settings: settings, store: store, sharedByRelays: configuration.databaseURL != nil, channel: channel,
+                                   android: android, scheduler: scheduler, relay: relay, logger: logger)
+        restore(previous, into: gateway.service.coalescer, logger: logger)
+        return gateway
     }
 
-    private init(settings: GatewayConfiguration, store: any GatewayStore, channel: any DeliveryChannel,
+    /// `sharedByRelays`: the store is a PostgreSQL database other relays may use too, whose
+    /// outbox rows this one takes over when they end. (A SQLite file serves one relay at a time:
+    /// the rows of its previous run are taken over at start-up.)
+    private init(settings: GatewayConfiguration, store: any GatewayStore, sharedByRelays: Bool, channel: any DeliveryChannel,
                  android: (any GatewayAndroidLane)?, scheduler: any Scheduler, relay: RelayService, logger: Logger) {
         let counters = GatewayCounters()
-        let deliverer = GatewayDeliverer(store: store, apns: channel, android: android, configuration: settings,
-                                         clock: scheduler.clock, counters: counters, logger: logger)
-        let coalescer = GatewayCoalescer(windowMs: settings.coalesceMs, scheduler: scheduler) { await deliverer.deliver($0) }
+        let attempts = GatewayAttemptCounter()
+        let outbox = GatewayOutboxDelivery(
+            deliverer: GatewayDeliverer(apns: channel, android: android, configuration: settings, clock: scheduler.clock),
+            store: store, clock: scheduler.clock, counters: counters, attempts: attempts, logger: logger)
+        let coalescer = GatewayCoalescer(windowMs: settings.coalesceMs, scheduler: scheduler) { await outbox.attempt($0) }
         configuration = settings
         self.store = store
         self.android = android
+        self.attempts = attempts
         self.logger = logger
         let service = GatewayService(configuration: settings, clients: relay.configuration.clientAddresses,
                                      maxKeys: relay.configuration.rateLimitMaxKeys, store: store, clock: scheduler.clock,
@@ -65,7 +87,16 @@ public final class RelayGateway: Sendable {
                 }
             }
         }
-        jobs = [
+        let adoption = sharedByRelays ? [scheduler.scheduleRepeating(everyMs: Self.adoptionIntervalMs) {
+            maintenance.start {
+                do {
+                    Self.restore(try await store.adoptOutbox(), into: coalescer, logger: logger)
+                } catch {
+                    logger.error("gateway outbox: taking over rows failed; tried again later", ["error": "\(type(of: error))"])
+                }
+            }
+        }] : []
+        jobs = adoption + [
             every(60_000, "push_challenges") { try await store.pruneChallenges(nowMs: $0) },
             every(600_000, "push_sessions") { try await store.pruneSessions(nowMs: $0) },
             every(1_800_000, "push_send_log") { try await store.pruneSendLog(nowMs: $0) },
@@ -92,8 +123,12 @@ public final class RelayGateway: Sendable {
         }
     }
 
-    /// The gateway's counters in Prometheus text, appended to the relay's metrics.
-    var metricsText: String { service.counters.render() }
+    /// The gateway's counters and its pending-notifications gauge in Prometheus text, appended
+    /// to the relay's metrics.
+    var metricsText: String {
+        service.counters.render() + attempts.render() + "# TYPE pushgate_gateway_pending_notifications gauge\n"
+            + "pushgate_gateway_pending_notifications \(service.coalescer.pendingNotifications)\n"
+    }
 
     /// The body cap of every gateway route: 16 384 bytes, by `Content-Length` or while a chunked
     /// body streams, answered 413 `request_too_large` (orca-gateway.md §1.1).
@@ -115,8 +150,9 @@ public final class RelayGateway: Sendable {
 
     // MARK: - Lifecycle and observation
 
-    /// Stops the jobs, flushes every open window and waits for the deliveries, then closes the
-    /// store. Call after the HTTP server stopped and before the provider connections close.
+    /// Stops the jobs, flushes every collecting window and waits for the deliveries, then closes
+    /// the store; windows waiting for a retry stay in the outbox table. Call after the HTTP server
+    /// stopped and before the provider connections close.
     public func shutdown() async {
         jobs.forEach { $0.cancel() }
         let open = service.coalescer.openWindows
@@ -131,7 +167,15 @@ public final class RelayGateway: Sendable {
         }
     }
 
-    /// Notifications waiting in open coalescing windows.
+    /// Puts outbox rows taken over into windows, and says so in the log.
+    private static func restore(_ rows: [GatewayOutboxRow], into coalescer: GatewayCoalescer, logger: Logger) {
+        guard !rows.isEmpty else { return }
+        coalescer.restore(rows)
+        logger.info("gateway outbox: windows taken over from a relay that ended",
+                    ["notifications": "\(rows.count)", "registrations": "\(Set(rows.map(\.registrationId)).count)"])
+    }
+
+    /// Notifications waiting in open coalescing windows (collecting, or waiting for a retry).
     public var pendingNotifications: Int { service.coalescer.pendingNotifications }
 
     /// Open coalescing windows (one per registration with pending notifications).
@@ -146,5 +190,10 @@ public final class RelayGateway: Sendable {
     /// A §10 counter's total since start (`send_queued`, `delivery_error`, …); 0 for unknown names.
     public func counter(_ name: String) -> Int {
         GatewayCounters.Event(rawValue: name).map(service.counters.total) ?? 0
+    }
+
+    /// Delivery attempts since start that ended with `outcome` (`sent`, `unavailable`, …); 0 for unknown names.
+    public func deliveryAttempts(_ outcome: String) -> Int {
+        GatewayAttemptCounter.Outcome(rawValue: outcome).map(attempts.total) ?? 0
     }
 }

@@ -28,8 +28,8 @@ extension HapiPushOutcome: ProviderAttemptOutcome {
 struct ProviderRetry: Sendable {
     /// Tries after the first.
     static let maxRetries = 2
-    /// The back-off before the first retry; it doubles for the next.
-    static let baseDelayMs: Int64 = 100
+    /// 100 ms before the first retry, doubling for each next one.
+    static let backOff = RetryBackOff(baseMs: 100, maxMs: 100 << (maxRetries - 1))
 
     /// How long the handling of one request may take (`REQUEST_DEADLINE_MS`).
     let requestDeadlineMs: Int64
@@ -55,14 +55,6 @@ struct ProviderRetry: Sendable {
         }
     }
 
-    /// The wait before retry number `retry` (0-based): 100 ms × 2ⁿ plus up to half as much
-    /// jitter, or the provider's `Retry-After` when that is longer.
-    static func backOffMs(retry: Int, after failure: ProviderFailure) -> Int64 {
-        let backOff = baseDelayMs << retry
-        let jittered = backOff + Int64.random(in: 0...backOff / 2)
-        return max(jittered, Int64(failure.retryAfterSeconds ?? 0) * 1_000)
-    }
-
     /// Runs `attempt` under an in-flight permit until it ends in anything but a retryable
     /// failure, the retries run out, or the next try could not finish before the request's
     /// deadline (counted from `startedAtMs`, with `attemptTimeoutMs` for one try, checked again
@@ -74,7 +66,7 @@ struct ProviderRetry: Sendable {
         guard var outcome = await gate.withPermit(attempt) else { return nil }
         for retry in 0..<Self.maxRetries {
             guard let failure = outcome.failure, Self.allows(failure.kind, replacesDuplicates: replacesDuplicates) else { break }
-            let delay = Self.backOffMs(retry: retry, after: failure.kind)
+            let delay = Self.backOff.delayMs(retry: retry, retryAfterSeconds: failure.kind.retryAfterSeconds)
             guard clock.nowMilliseconds + delay + attemptTimeoutMs <= deadline else { break }
             metrics.retry(reason: failure.reason)
             do { try await Task.sleep(for: .milliseconds(delay)) } catch { break }  // the caller went away

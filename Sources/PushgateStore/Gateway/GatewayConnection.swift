@@ -12,6 +12,10 @@ protocol GatewayConnection: StoreConnection {
     /// transactions that take it run one at a time across connections and processes.
     /// - Throws: ``GatewayLockError`` outside a write transaction, where it would be released at once.
     func lock(_ lock: GatewayHostLock, host hostFingerprint: String) throws
+
+    /// Whether the relay process whose store wrote `holder` into outbox rows has ended, so that
+    /// its rows may be taken over (``GatewayOutboxHolder``). Called inside a write transaction.
+    func holderHasEnded(_ holder: Int64) throws -> Bool
 }
 
 /// The per-host locks, one scope per rule, named `<scope>:<hostFingerprint>`.

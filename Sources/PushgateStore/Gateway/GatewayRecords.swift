@@ -122,6 +122,6 @@ public enum GatewaySendAdmission: Sendable, Equatable {
     case dead
     /// A quota of §5 refused it: `rate_limited`, nothing logged.
     case rateLimited
-    /// Charged (one send-log row) and to be queued.
-    case admitted
+    /// Charged (one send-log row) and queued (one outbox row), both under `sendId`.
+    case admitted(sendId: String)
 }

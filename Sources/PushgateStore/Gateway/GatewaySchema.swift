@@ -1,10 +1,9 @@
-/// The gateway's tables in the relay database: schema version 2.
+/// The gateway's tables in the relay database: schema version 2, and the outbox (version 4;
+/// PostgreSQL's migration 5).
 ///
 /// - Important: orca-gateway.md §8 — the generation-1 DDL as written there (it runs unchanged
 ///   on SQLite and PostgreSQL). Only hashes of proofs and session tokens are stored.
 enum GatewaySchema {
-    static let migrations = [Migration(version: 2, sql: tables)]
-
     /// The five tables and their indexes; PostgreSQL's migration runs the same text.
     static let tables = """
         CREATE TABLE push_hosts (
@@ -52,5 +51,29 @@ enum GatewaySchema {
         CREATE INDEX push_send_log_host_sent_at ON push_send_log(host_fingerprint, sent_at);
         CREATE INDEX push_send_log_registration_sent_at ON push_send_log(registration_id, sent_at);
         CREATE INDEX push_send_log_sent_at ON push_send_log(sent_at);
+        """
+
+    /// Pushgate's outbox (docs/gateway.md "Coalescing and delivery"): every queued notification
+    /// with its content until its window is delivered, refused for good, or an hour old.
+    /// `holder` is the relay process whose memory holds the window; the rows of one that has
+    /// ended are taken over by the next relay to start (or, on PostgreSQL, any relay running).
+    static let outbox = """
+        CREATE TABLE push_outbox (
+          send_id            TEXT PRIMARY KEY,
+          registration_id    TEXT NOT NULL,
+          host_fingerprint   TEXT NOT NULL,
+          holder             BIGINT NOT NULL,
+          accepted_at        BIGINT NOT NULL,
+          due_at             BIGINT NOT NULL,
+          attempts           BIGINT NOT NULL,
+          notification_id    TEXT,
+          notification_seq   BIGINT NOT NULL,
+          notification_epoch TEXT NOT NULL,
+          source             TEXT NOT NULL,
+          agent_state        TEXT,
+          title              TEXT NOT NULL,
+          body               TEXT NOT NULL,
+          worktree_id        TEXT);
+        CREATE INDEX push_outbox_holder ON push_outbox(holder);
         """
 }

@@ -1,4 +1,4 @@
-/// Where the gateway keeps challenges, hosts, sessions, registrations and the send log.
+/// Where the gateway keeps challenges, hosts, sessions, registrations, the send log and the outbox.
 ///
 /// Each write is one transaction, durable when the call returns. Implementations serialise
 /// the read-modify-write steps of one host: SQLite by its single writer (`BEGIN IMMEDIATE`),
@@ -39,9 +39,21 @@ public protocol GatewayStore: Sendable {
     func device(registrationId: String) async throws -> GatewayDevice?
 
     /// For each of `registrationIds` (distinct, in order): ownership, dead mark, then the host
-    /// hour quota and the registration day quota counted and charged in one transaction per id
-    /// under the per-host lock. A refused send is never logged.
-    func admitSends(hostFingerprint: String, registrationIds: [String], nowMs: Int64) async throws -> [GatewaySendAdmission]
+    /// hour quota and the registration day quota counted and charged under the per-host lock.
+    /// Each admitted id gets a send-log row and, in the same transaction, an outbox row holding
+    /// `notification`, due at `dueAt` and held by this store. A refused send is never logged.
+    func admitSends(hostFingerprint: String, registrationIds: [String], notification: GatewayNotification, nowMs: Int64,
+                    dueAt: Int64) async throws -> [GatewaySendAdmission]
+
+    /// Takes over the outbox rows of every relay process that has ended (at start-up: those of
+    /// the previous run) and returns them, oldest first.
+    func adoptOutbox() async throws -> [GatewayOutboxRow]
+
+    /// Deletes outbox rows: their window was delivered, refused for good, or expired.
+    func deleteOutbox(sendIds: [String]) async throws
+
+    /// Records a failed attempt at the window of these outbox rows: `attempts` so far, the next due at `dueAt`.
+    func postponeOutbox(sendIds: [String], attempts: Int, dueAt: Int64) async throws
 
     /// Marks a registration dead if it still has `token` (a re-registration since is left alone).
     func markDead(registrationId: String, token: String, nowMs: Int64) async throws

@@ -80,12 +80,18 @@ enum GatewayTables {
         }
     }
 
-    /// The reservations of one send, in order, under the host's quota lock.
-    static func admitSends(hostFingerprint: String, registrationIds: [String], nowMs: Int64,
-                           on connection: some GatewayConnection) throws -> [GatewaySendAdmission] {
+    /// The reservations of one send, in order, under the host's quota lock; each admitted one
+    /// is queued in the outbox for `holder`, due at `dueAt`.
+    static func admitSends(hostFingerprint: String, registrationIds: [String], notification: GatewayNotification, nowMs: Int64,
+                           holder: Int64, dueAt: Int64, on connection: some GatewayConnection) throws -> [GatewaySendAdmission] {
         try connection.lock(.sendQuota, host: hostFingerprint)
         return try registrationIds.map { id in
-            try admitSend(hostFingerprint: hostFingerprint, registrationId: id, nowMs: nowMs, on: connection)
+            let admission = try admitSend(hostFingerprint: hostFingerprint, registrationId: id, nowMs: nowMs, on: connection)
+            if case .admitted(let sendId) = admission {
+                try queue(GatewayQueuedNotification(sendId: sendId, acceptedAt: nowMs, notification: notification),
+                          registrationId: id, hostFingerprint: hostFingerprint, holder: holder, dueAt: dueAt, on: connection)
+            }
+            return admission
         }
     }
 
@@ -101,9 +107,9 @@ enum GatewayTables {
         let deviceCount = try connection.integer(GatewaySQL.countRegistrationSends,
                                                  [.text(registrationId), .integer(nowMs - GatewayLimits.dayMs)]) ?? 0
         guard deviceCount < Int64(GatewayLimits.sendsPerRegistrationPerDay) else { return .rateLimited }
-        try connection.run(GatewaySQL.insertSend,
-                           [.text(RandomUUID.lowercase()), .text(hostFingerprint), .text(registrationId), .integer(nowMs)])
-        return .admitted
+        let sendId = RandomUUID.lowercase()
+        try connection.run(GatewaySQL.insertSend, [.text(sendId), .text(hostFingerprint), .text(registrationId), .integer(nowMs)])
+        return .admitted(sendId: sendId)
     }
 
     static func markDead(registrationId: String, token: String, nowMs: Int64, on connection: some GatewayConnection) throws {
@@ -133,5 +139,5 @@ enum GatewayTables {
     }
 
     /// A NOT NULL integer column read as text.
-    private static func integer(_ text: String?) -> Int64 { text.flatMap { Int64($0) } ?? 0 }
+    static func integer(_ text: String?) -> Int64 { text.flatMap { Int64($0) } ?? 0 }
 }

@@ -18,13 +18,23 @@ public final class PostgreSQLGatewayStore: GatewayStore {
     /// Shown in `pg_stat_activity` for the store's connections.
     public static let applicationName = "pushgate-gateway"
 
+    /// This store's key in the outbox rows it queues, alive while any of its sessions is
+    /// (``GatewayOutboxHolder``).
+    private let holder: Int64
+
     /// Per-session settings: durable commits whatever the server's default; a host lock (or
     /// row lock) not granted within 5 s fails the call instead of hanging it; a session idle
-    /// for 5 s inside a transaction (a stalled relay) is ended, which releases its host locks.
-    static let setup = [PostgreSQLBindingStore.durableCommits, "SET lock_timeout = '5s'",
-                        "SET idle_in_transaction_session_timeout = '5s'"]
+    /// for 5 s inside a transaction (a stalled relay) is ended, which releases its host locks;
+    /// the holder's shared lock, which tells other relays this process still holds its outbox rows.
+    static func setup(holder: Int64) -> [String] {
+        [PostgreSQLBindingStore.durableCommits, "SET lock_timeout = '5s'", "SET idle_in_transaction_session_timeout = '5s'",
+         GatewayOutboxHolder.sessionLock(holder)]
+    }
 
-    private init(connections: [ConnectionWorker<PostgreSQLConnection>]) { self.connections = connections }
+    private init(connections: [ConnectionWorker<PostgreSQLConnection>], holder: Int64) {
+        self.connections = connections
+        self.holder = holder
+    }
 
     /// Connects to `url`, migrating the relay schema, with `connections` connections.
     /// `callTimeout`: how long each call may take from being asked (as for the binding store),
@@ -35,12 +45,13 @@ public final class PostgreSQLGatewayStore: GatewayStore {
                             callTimeout: Duration? = nil) async throws -> PostgreSQLGatewayStore {
         precondition(count > 0, "at least one connection")
         var connections: [ConnectionWorker<PostgreSQLConnection>] = []
+        let holder = GatewayOutboxHolder.random()
         for index in 0 ..< count {
             let worker = ConnectionWorker<PostgreSQLConnection>(label: "pushgate.gateway-store.pg\(index)", callTimeout: callTimeout)
             do {
                 try await worker.open {
                     if index == 0 { try PostgreSQLSchema.migrate(url: url, applicationName: applicationName) }
-                    return try PostgreSQLConnection(url: url, session: .init(writeLockKey: nil, setup: setup,
+                    return try PostgreSQLConnection(url: url, session: .init(writeLockKey: nil, setup: setup(holder: holder),
                                                                              applicationName: applicationName,
                                                                              callTimeout: callTimeout))
                 }
@@ -50,7 +61,7 @@ public final class PostgreSQLGatewayStore: GatewayStore {
             }
             connections.append(worker)
         }
-        return PostgreSQLGatewayStore(connections: connections)
+        return PostgreSQLGatewayStore(connections: connections, holder: holder)
     }
 
     public func insertChallenge(_ challenge: GatewayChallengeRecord) async throws {
@@ -90,11 +101,27 @@ public final class PostgreSQLGatewayStore: GatewayStore {
         try await connection().run { try GatewayTables.device(registrationId: registrationId, on: $0) }
     }
 
-    public func admitSends(hostFingerprint: String, registrationIds: [String], nowMs: Int64) async throws -> [GatewaySendAdmission] {
-        try await write { connection in
-            try GatewayTables.admitSends(hostFingerprint: hostFingerprint, registrationIds: registrationIds, nowMs: nowMs,
-                                         on: connection)
+    public func admitSends(hostFingerprint: String, registrationIds: [String], notification: GatewayNotification, nowMs: Int64,
+                           dueAt: Int64) async throws -> [GatewaySendAdmission] {
+        let holder = holder
+        return try await write { connection in
+            try GatewayTables.admitSends(hostFingerprint: hostFingerprint, registrationIds: registrationIds, notification: notification,
+                                         nowMs: nowMs, holder: holder, dueAt: dueAt, on: connection)
         }
+    }
+
+    public func adoptOutbox() async throws -> [GatewayOutboxRow] {
+        let holder = holder
+        guard try await connection().run({ try GatewayTables.outboxHasOtherHolders(holder, on: $0) }) else { return [] }
+        return try await write { try GatewayTables.adoptOutbox(holder: holder, on: $0) }
+    }
+
+    public func deleteOutbox(sendIds: [String]) async throws {
+        try await write { try GatewayTables.deleteOutbox(sendIds: sendIds, on: $0) }
+    }
+
+    public func postponeOutbox(sendIds: [String], attempts: Int, dueAt: Int64) async throws {
+        try await write { try GatewayTables.postponeOutbox(sendIds: sendIds, attempts: attempts, dueAt: dueAt, on: $0) }
     }
 
     public func markDead(registrationId: String, token: String, nowMs: Int64) async throws {

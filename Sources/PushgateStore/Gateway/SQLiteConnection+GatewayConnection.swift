@@ -13,4 +13,7 @@ extension SQLiteConnection: GatewayConnection {
     func lock(_ lock: GatewayHostLock, host hostFingerprint: String) throws {
         guard isInTransaction else { throw GatewayLockError(scope: lock.rawValue) }
     }
+
+    /// Always: a SQLite file serves one relay process at a time, so another holder is an earlier run.
+    func holderHasEnded(_ holder: Int64) throws -> Bool { true }
 }

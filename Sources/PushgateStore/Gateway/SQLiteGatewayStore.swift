@@ -9,6 +9,8 @@ public final class SQLiteGatewayStore: GatewayStore {
     private let writer: ConnectionWorker<SQLiteConnection>
     private let reader: ConnectionWorker<SQLiteConnection>
     private let commits: GroupCommitQueue<SQLiteConnection>
+    /// This store's key in the outbox rows it queues (``GatewayOutboxHolder``).
+    private let holder = GatewayOutboxHolder.random()
 
     private init(writer: ConnectionWorker<SQLiteConnection>, reader: ConnectionWorker<SQLiteConnection>) {
         self.writer = writer
@@ -69,11 +71,27 @@ public final class SQLiteGatewayStore: GatewayStore {
         try await reader.run { try GatewayTables.device(registrationId: registrationId, on: $0) }
     }
 
-    public func admitSends(hostFingerprint: String, registrationIds: [String], nowMs: Int64) async throws -> [GatewaySendAdmission] {
-        try await commits.submit { connection in
-            try GatewayTables.admitSends(hostFingerprint: hostFingerprint, registrationIds: registrationIds, nowMs: nowMs,
-                                         on: connection)
+    public func admitSends(hostFingerprint: String, registrationIds: [String], notification: GatewayNotification, nowMs: Int64,
+                           dueAt: Int64) async throws -> [GatewaySendAdmission] {
+        let holder = holder
+        return try await commits.submit { connection in
+            try GatewayTables.admitSends(hostFingerprint: hostFingerprint, registrationIds: registrationIds, notification: notification,
+                                         nowMs: nowMs, holder: holder, dueAt: dueAt, on: connection)
         }
+    }
+
+    public func adoptOutbox() async throws -> [GatewayOutboxRow] {
+        let holder = holder
+        guard try await reader.run({ try GatewayTables.outboxHasOtherHolders(holder, on: $0) }) else { return [] }
+        return try await commits.submit { try GatewayTables.adoptOutbox(holder: holder, on: $0) }
+    }
+
+    public func deleteOutbox(sendIds: [String]) async throws {
+        try await commits.submit { try GatewayTables.deleteOutbox(sendIds: sendIds, on: $0) }
+    }
+
+    public func postponeOutbox(sendIds: [String], attempts: Int, dueAt: Int64) async throws {
+        try await commits.submit { try GatewayTables.postponeOutbox(sendIds: sendIds, attempts: attempts, dueAt: dueAt, on: $0) }
     }
 
     public func markDead(registrationId: String, token: String, nowMs: Int64) async throws {

@@ -10,4 +10,10 @@ extension PostgreSQLConnection: GatewayConnection {
         guard isInTransaction else { throw GatewayLockError(scope: lock.rawValue) }
         try run("SELECT pg_advisory_xact_lock(hashtext(?1))", [.text(lock.name(host: hostFingerprint))])
     }
+
+    /// Whether no session holds `holder`'s shared lock any more: the exclusive lock is granted
+    /// only then (and held until commit, so the holder cannot come back meanwhile).
+    func holderHasEnded(_ holder: Int64) throws -> Bool {
+        try texts("SELECT pg_try_advisory_xact_lock(?1)::text", [.integer(holder)]) == ["true"]
+    }
 }

@@ -53,6 +53,12 @@ enum PostgreSQLSchema {
 
             DROP TABLE replay_count;
             """),
+        // The gateway's outbox (SQLite's migration 4), with the same stand-in for SQLite's
+        // rowid, which orders rows accepted in the same millisecond.
+        Migration(version: 5, sql: GatewaySchema.outbox + """
+
+            ALTER TABLE push_outbox ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY;
+            """),
     ]
 
     /// Brings the database at `url` up to the last migration on a short-lived connection of

@@ -1,17 +1,7 @@
 import PushgateCore
+import PushgateStore
 
-/// One accepted `/v1/send` notification, as the coalescer keeps it.
-struct GatewayNotification: Sendable, Equatable {
-    var notificationId: String?
-    var notificationSeq: Int64
-    var notificationEpoch: String
-    var source: String
-    /// `needs-input`, `finished` or nil.
-    var agentState: String?
-    var title: String
-    var body: String
-    var worktreeId: String?
-
+extension GatewayNotification {
     /// The `orca` object of orca-gateway.md §7, members in that order, absent optionals left out;
     /// `agentState` is always present (null when null).
     func orcaObject(hostFingerprint: String, coalescedCount: Int) -> JSONObject {

@@ -1,11 +1,11 @@
 import PushgateCore
 
-/// When an outbox entry is tried again (docs/host.md, "Outbox").
+/// How long and how much the outbox keeps, and when an entry is tried again (docs/host.md, "Outbox").
 ///
 /// The n-th retry waits 1 s × 2ⁿ⁻¹, at most 5 minutes, less up to half as jitter so that
 /// entries that failed together do not come back together; a longer `Retry-After` wins. An
 /// entry whose next try would fall after its deadline is over instead.
-public struct OutboxSchedule: Sendable {
+public struct OutboxPolicy: Sendable {
     /// The wait before the first retry, before jitter.
     public static let firstRetryMs: Int64 = 1_000
     /// The longest wait between two tries.
@@ -20,7 +20,7 @@ public struct OutboxSchedule: Sendable {
     /// The most entries the outbox holds.
     public let maxEntries: Int
 
-    public init(deadlineSeconds: Int = OutboxSchedule.defaultDeadlineSeconds, maxEntries: Int = OutboxSchedule.defaultMaxEntries) {
+    public init(deadlineSeconds: Int = OutboxPolicy.defaultDeadlineSeconds, maxEntries: Int = OutboxPolicy.defaultMaxEntries) {
         deadlineMs = Int64(deadlineSeconds) * 1_000
         self.maxEntries = maxEntries
     }

@@ -1,0 +1,104 @@
+import PushgateCore
+import PushgateProviders
+import PushgateStore
+
+/// One attempt at a window whose notifications wait in the outbox table: its expired
+/// notifications go, the summary of the rest is sent, then their rows are deleted or, after a
+/// passing failure, kept with the attempt recorded for a retry.
+///
+/// - Important: orca-gateway.md §6 and §7 — the registration is looked up again (deleted, dead
+///   or another host's meanwhile → nothing is sent); a dead answer marks it dead (§7.3) if it
+///   still has that token. Pushgate retries what failed for a passing reason until an hour after
+///   acceptance (docs/gateway.md "Coalescing and delivery"). Logs name the platform, outcome,
+///   reason and 4 characters of the fingerprint, never a token or a notification's text.
+struct GatewayOutboxDelivery: Sendable {
+    let deliverer: GatewayDeliverer
+    let store: any GatewayStore
+    let clock: any WallClock
+    let counters: GatewayCounters
+    let attempts: GatewayAttemptCounter
+    let logger: Logger
+
+    /// Tries `window` once; returns it to try again (attempts and due time updated), or `nil`
+    /// when it is done with. Never throws.
+    func attempt(_ window: GatewayWindow) async -> GatewayWindow? {
+        var window = window
+        let host = Redact.serverId(window.hostFingerprint)
+        let now = clock.nowMilliseconds
+        let expired = window.notifications.filter { GatewayRetryPolicy.hasExpired(acceptedAt: $0.acceptedAt, nowMs: now) }
+        if !expired.isEmpty {
+            window.notifications.removeAll { GatewayRetryPolicy.hasExpired(acceptedAt: $0.acceptedAt, nowMs: now) }
+            counters.count(.deliveryExpired, by: expired.count)
+            logger.warning("gateway notifications undelivered an hour after acceptance; dropped",
+                           ["notifications": "\(expired.count)", "attempts": "\(window.attempts)", "host": host])
+            await delete(expired.map(\.sendId), host: host)
+        }
+        guard !window.notifications.isEmpty else { return nil }
+
+        let device: GatewayDevice?
+        do {
+            device = try await store.device(registrationId: window.registrationId)
+        } catch {
+            // The push never left: as safe to try again as a provider that was not reached.
+            logger.error("gateway delivery: registration lookup failed", ["error": "\(type(of: error))", "host": host])
+            attempts.count(.failed(reason: "store", failure: .notSent))
+            return await postpone(window, reason: "store", failure: .notSent, platform: "unknown", host: host)
+        }
+        guard let device, device.hostFingerprint == window.hostFingerprint, !device.dead else {
+            await delete(window.sendIds, host: host)
+            return nil
+        }
+        let outcome = await deliverer.send(window.delivery, to: device)
+        attempts.count(outcome)
+        switch outcome {
+        case .sent:
+            counters.count(.deliverySent)
+        case .dead(let reason):
+            counters.count(.deliveryDead)
+            logger.info("gateway delivery: the provider says the token is dead; registration marked dead",
+                        ["platform": device.platform, "outcome": "dead", "reason": reason, "host": host])
+            do {
+                try await store.markDead(registrationId: device.registrationId, token: device.token, nowMs: clock.nowMilliseconds)
+            } catch {
+                logger.error("gateway delivery: marking the registration dead failed", ["error": "\(type(of: error))", "host": host])
+            }
+        case .failed(let reason, let failure) where GatewayRetryPolicy.retries(after: failure):
+            return await postpone(window, reason: reason, failure: failure, platform: device.platform, host: host)
+        case .failed(let reason, _):
+            counters.count(.deliveryError)
+            logger.warning("gateway delivery refused; not retried", ["platform": device.platform, "outcome": "error", "reason": reason,
+                                                                     "host": host])
+        }
+        await delete(window.sendIds, host: host)
+        return nil
+    }
+
+    /// Records the failed attempt in the rows and returns the window due again after its back-off.
+    private func postpone(_ window: GatewayWindow, reason: String, failure: ProviderFailure, platform: String,
+                          host: String) async -> GatewayWindow {
+        var retry = window
+        retry.attempts += 1
+        let now = clock.nowMilliseconds
+        retry.dueAt = GatewayRetryPolicy.nextAttempt(after: failure, attempts: retry.attempts, nowMs: now,
+                                                     newestAcceptedAt: window.notifications.map(\.acceptedAt).max() ?? now)
+        logger.warning("gateway delivery failed; tried again later",
+                       ["platform": platform, "outcome": "retry", "reason": reason, "attempt": "\(retry.attempts)",
+                        "retryInMs": "\(retry.dueAt - now)", "host": host])
+        do {
+            try await store.postponeOutbox(sendIds: retry.sendIds, attempts: retry.attempts, dueAt: retry.dueAt)
+        } catch {
+            // The window is retried all the same; after a restart its rows are tried at their older due time.
+            logger.error("gateway outbox: recording a failed attempt failed", ["error": "\(type(of: error))", "host": host])
+        }
+        return retry
+    }
+
+    private func delete(_ sendIds: [String], host: String) async {
+        do {
+            try await store.deleteOutbox(sendIds: sendIds)
+        } catch {
+            // The rows stay until the next start, which tries them again (or drops them, once expired).
+            logger.error("gateway outbox: deleting delivered rows failed", ["error": "\(type(of: error))", "host": host])
+        }
+    }
+}

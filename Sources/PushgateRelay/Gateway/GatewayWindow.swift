@@ -1,0 +1,21 @@
+import PushgateStore
+
+/// One registration's queued notifications, oldest first, as a coalescing window holds them:
+/// when they are due to be delivered and how many attempts at them have failed so far.
+struct GatewayWindow: Sendable {
+    var registrationId: String
+    var hostFingerprint: String
+    /// Never empty.
+    var notifications: [GatewayQueuedNotification]
+    var attempts: Int
+    var dueAt: Int64
+
+    var sendIds: [String] { notifications.map(\.sendId) }
+
+    /// The summary the window sends (orca-gateway.md §6).
+    var delivery: GatewayDelivery {
+        GatewayDelivery(registrationId: registrationId, hostFingerprint: hostFingerprint,
+                        latest: notifications[notifications.count - 1].notification, count: notifications.count,
+                        anyNeedsInput: notifications.contains { $0.notification.agentState == "needs-input" })
+    }
+}
