@@ -126,11 +126,20 @@ actor DeliveryChain {
         await hostRestarts.end()
     }
 
-    /// Fills the host's small disk, so that nothing more fits in `host.sqlite`.
-    func fillHostDisk() throws { try hostDisk?.fill(host: host.child.pid) }
+    /// Fills the host's small disk, so that nothing more fits in `host.sqlite` (on a thread of
+    /// its own: writing the disk full, or running `prlimit`, blocks).
+    func fillHostDisk() async throws {
+        guard let hostDisk else { return }
+        let pid = host.child.pid
+        try await onOwnThread { try hostDisk.fill(host: pid) }
+    }
 
     /// Gives the host's small disk its room back.
-    func freeHostDisk() throws { try hostDisk?.free(host: host.child.pid) }
+    func freeHostDisk() async throws {
+        guard let hostDisk else { return }
+        let pid = host.child.pid
+        try await onOwnThread { try hostDisk.free(host: pid) }
+    }
 
     /// Throws when any of the three has ended on its own, then stops them (SIGTERM: host, relay,
     /// fake) and expects each to exit 0. Unmounts the host's disk and removes the directory.
