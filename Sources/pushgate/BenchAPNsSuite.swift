@@ -48,7 +48,7 @@ enum BenchAPNsSuite {
         let connections = client.statistics(for: .production)
         try AsyncBridge.wait { await client.shutdown() }
 
-        let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18
+        let wallSeconds = wall.inSeconds
         let percentiles = run.latencies.milliseconds(percentiles: [0.5, 0.99])
         report(BenchFigure(name: "apns.pushes_per_second", value: Double(count) / wallSeconds, unit: "pushes/s",
                            detail: "\(BenchFigure.grouped(count)) pushes of \(payload.count) B in \(BenchFigure.twoDecimals(wallSeconds)) s wall, "

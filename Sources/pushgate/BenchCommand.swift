@@ -34,6 +34,7 @@ enum BenchCommand {
         Driver(name: "live-activity", usage: BenchLiveActivitySuite.usage, run: BenchLiveActivitySuite.run),
         Driver(name: "hapi-push", usage: BenchHapiPushSuite.usage, run: BenchHapiPushSuite.run),
         Driver(name: "gateway", usage: BenchGatewaySuite.usage, run: BenchGatewaySuite.run),
+        Driver(name: "soak", usage: BenchSoakSuite.usage, run: BenchSoakSuite.run),
     ]
 
     static let usage = (["pushgate bench \(suites.map(\.name).joined(separator: "|")) [--seconds N]"] + drivers.map(\.usage))

@@ -22,8 +22,9 @@ final class BenchHTTPConnection {
     private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Connects to `http://host:port`, `host` an IPv4 literal; `bearer` is sent as
-    /// `Authorization: Bearer …` with every request.
-    init(host: String, port: UInt16, bearer: String? = nil) throws {
+    /// `Authorization: Bearer …` with every request. With `receiveTimeoutSeconds`, a reply that
+    /// stops coming for that long fails the request instead of blocking for ever.
+    init(host: String, port: UInt16, bearer: String? = nil, receiveTimeoutSeconds: Int? = nil) throws {
         extraHeaders = bearer.map { "Authorization: Bearer \($0)\r\n" } ?? ""
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -34,6 +35,10 @@ final class BenchHTTPConnection {
         hostHeader = "\(host):\(port)"
         var one: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if let receiveTimeoutSeconds {
+            var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -62,7 +67,12 @@ final class BenchHTTPConnection {
     /// Posts a JSON `body` to `path` and waits for the whole reply; `headerLines` are sent
     /// with this request only (each ending in CRLF).
     func post(_ path: String, body: [UInt8], headerLines: String = "") throws -> Reply {
-        let head = "POST \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nContent-Type: application/json\r\n"
+        try request("POST", path, body: body, headerLines: headerLines)
+    }
+
+    /// Sends `method` with a JSON `body` (empty for none) to `path` and waits for the whole reply.
+    func request(_ method: String, _ path: String, body: [UInt8] = [], headerLines: String = "") throws -> Reply {
+        let head = "\(method) \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\n\(extraHeaders)\(headerLines)\r\n"
         try send(Array(head.utf8) + body)
         return try readReply()

@@ -10,7 +10,7 @@ enum BenchHTTPLoad {
         let latencies: BenchLatencies
         let wall: Duration
 
-        var wallSeconds: Double { Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18 }
+        var wallSeconds: Double { wall.inSeconds }
     }
 
     /// Posts `bodies` to `path` from `threads` threads: each opens its connection and posts one

@@ -25,7 +25,7 @@ struct BenchMeter {
         let (count, cpu) = try run(for: cpuSeconds, operation, sink: &sink)
         let wall = wallStart.duration(to: .now)
         precondition(sink != 0, "a benchmarked operation produced nothing")
-        let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18
+        let wallSeconds = wall.inSeconds
         return BenchResult(name: name, unit: unit, iterations: count, cpuSeconds: cpu, wallSeconds: wallSeconds)
     }
 

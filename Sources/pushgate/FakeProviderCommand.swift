@@ -2,7 +2,7 @@ import PushgateTesting
 
 /// What `pushgate fake-apns` and `pushgate fake-fcm` share: the `--port`, `--max-streams`,
 /// `--script`, `--record`, `--cert-out`, `--tls-dir` and connection-fault flags, and serving the
-/// fake in the foreground (SIGUSR1 drops its connections).
+/// fake in the foreground (SIGUSR1 drops its connections, SIGHUP reads the script again).
 enum FakeProviderCommand<Fake: FakeProvider> {
     /// The range of the connection-fault flags' N.
     private static var faultRange: ClosedRange<Int> { 1...1_000_000 }
@@ -12,7 +12,7 @@ enum FakeProviderCommand<Fake: FakeProvider> {
     /// with `parseScripts`; serves until SIGTERM/SIGINT. `name` is the command's, for messages.
     static func run(_ arguments: inout ArgumentList, name: String,
                     credentialFlags: (inout ArgumentList) -> () throws -> Fake.Configuration.Credentials?,
-                    parseScripts: ([UInt8]) throws -> [String: [Fake.Script]]) throws -> Int32 {
+                    parseScripts: @escaping ([UInt8]) throws -> [String: [Fake.Script]]) throws -> Int32 {
         var options = FakeProviderCommandLine<Fake>.Options()
         (options.port, options.maxConcurrentStreams) = try ForegroundServer.listenOptions(&arguments)
         let loadCredentials = credentialFlags(&arguments)
@@ -26,11 +26,10 @@ enum FakeProviderCommand<Fake: FakeProvider> {
         try arguments.finish()
 
         options.credentials = try loadCredentials()
-        if let scriptPath {
-            do { options.scripts = try parseScripts(try ToolFile.read(scriptPath)) } catch {
-                throw ToolFailure("\(scriptPath): \(error)")
-            }
+        let readScript = { (path: String) throws(ToolFailure) -> [String: [Fake.Script]] in
+            do { return try parseScripts(try ToolFile.read(path)) } catch { throw ToolFailure("\(path): \(error)") }
         }
+        if let scriptPath { options.scripts = try readScript(scriptPath) }
         if let tlsDirectory { options.certificate = try keptCertificate(in: tlsDirectory, name: name) }
 
         return try ForegroundServer.run {
@@ -38,6 +37,15 @@ enum FakeProviderCommand<Fake: FakeProvider> {
             return ForegroundServer.Handle(port: fake.port, stop: fake.stop, dropConnections: {
                 fake.dropConnectionsNow { dropped in
                     ToolCommand.printError("pushgate \(name): dropped \(dropped) connection\(dropped == 1 ? "" : "s") (SIGUSR1)")
+                }
+            }, reloadScript: {
+                guard let scriptPath else { return ToolCommand.printError("pushgate \(name): no --script to read again (SIGHUP)") }
+                do throws(ToolFailure) {
+                    let scripts = try readScript(scriptPath)
+                    for (token, sequence) in scripts { fake.script(token: token, sequence: sequence) }
+                    ToolCommand.printError("pushgate \(name): read \(scriptPath) again, \(scripts.count) token(s) (SIGHUP)")
+                } catch {
+                    ToolCommand.printError("pushgate \(name): \(error.message); the scripts stay as they were (SIGHUP)")
                 }
             })
         }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Runs a server command in the foreground: signals are routed before it starts, the
 /// `listening 127.0.0.1:<port>` line goes out once it accepts connections, SIGUSR1 drops its
-/// connections, and SIGTERM or SIGINT stops it (exit 0).
+/// connections, SIGHUP reads its script again, and SIGTERM or SIGINT stops it (exit 0).
 enum ForegroundServer {
     /// A started server, as the foreground loop drives it.
     struct Handle {
@@ -11,6 +11,8 @@ enum ForegroundServer {
         let stop: () -> Void
         /// Closes every open connection and keeps listening.
         let dropConnections: () -> Void
+        /// Reads the `--script` file again and installs it.
+        let reloadScript: () -> Void
     }
 
     /// The `--port` (default 0) and `--max-streams` (1…100000, default 1000) options of a fake server.
@@ -31,13 +33,19 @@ enum ForegroundServer {
     /// `start` starts the server and returns its handle.
     static func run(_ start: () throws -> Handle) throws -> Int32 {
         // Routed before the server starts, so no signal is lost or acts by default meanwhile.
-        let signals = SignalInbox(catching: [SIGTERM, SIGINT, SIGUSR1])
+        let signals = SignalInbox(catching: [SIGTERM, SIGINT, SIGUSR1, SIGHUP])
         defer { signals.cancel() }
         let server = try start()
         // Unbuffered, so a script waiting for this line sees it at once.
         FileHandle.standardOutput.write(Data("listening 127.0.0.1:\(server.port)\n".utf8))
-        while signals.next() == SIGUSR1 { server.dropConnections() }
-        server.stop()
-        return 0
+        while true {
+            switch signals.next() {
+            case SIGUSR1: server.dropConnections()
+            case SIGHUP: server.reloadScript()
+            default:
+                server.stop()
+                return 0
+            }
+        }
     }
 }

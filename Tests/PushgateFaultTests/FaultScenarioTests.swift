@@ -1,19 +1,18 @@
 import Foundation
 import PushgateCore
+import PushgateTesting
 import Testing
 
-/// host → relay → fake APNs, the real binaries, under one provider or relay fault each
-/// (docs/performance.md, "faults"). One row per scenario; losses are reported, not asserted.
+/// host → relay → fake APNs, the real binaries, under one provider, relay, database or host
+/// fault each (docs/performance.md, "faults"). One row per scenario; every scenario must lose
+/// nothing of what the host answered 2xx.
 @Suite(.serialized, .timeLimit(FaultSizes.current.timeLimit)) struct FaultScenarioTests {
     @Test func baseline() async throws {
         try await FaultScenario(name: "baseline").run()
     }
 
     @Test func serviceUnavailableTwicePerToken() async throws {
-        let twice503: JSONValue = [["status": 503], ["status": 503], ["status": 200]]
-        try await FaultScenario(name: "503 twice per token", script: { tokens in
-            .object(JSONObject(tokens.map { ($0, twice503) }))
-        }).run()
+        try await FaultScenario(name: "503 twice per token", script: FakeScripts.serviceUnavailableTwice).run()
     }
 
     @Test func goAwayEvery50Streams() async throws {
@@ -46,20 +45,65 @@ import Testing
 
     @Test func fakeDownFor5Seconds() async throws {
         try await FaultScenario(name: "fake APNs down 5 s (killed, restarted)", fault: { chain in
-            try await chain.takeFakeDown(forSeconds: 5)
+            try await chain.killFake()
+            try await Task.sleep(for: .seconds(5))
+            try await chain.startFakeAgain()
         }).run()
     }
 
     @Test func tooManyRequestsWithRetryAfter() async throws {
-        let once429: JSONValue = [["status": 429, "retryAfter": 2], ["status": 200]]
-        try await FaultScenario(name: "429 with Retry-After: 2, once per token", script: { tokens in
-            .object(JSONObject(tokens.map { ($0, once429) }))
-        }).run()
+        try await FaultScenario(name: "429 with Retry-After: 2, once per token", script: FakeScripts.tooManyRequestsOnce(retryAfter: 2)).run()
     }
 
     @Test func relayKilledAndRestarted() async throws {
         try await FaultScenario(name: "relay kill -9, restarted", fault: { chain in
             try await chain.restartRelay()
+        }).run()
+    }
+
+    /// Killed while its outbox holds pushes (a third of the devices answered their first push
+    /// 429 with a Retry-After longer than a burst's first third): the restarted host sends them,
+    /// and the hub posts again what the killed host left unanswered.
+    @Test func hostKilledAndRestarted() async throws {
+        try await FaultScenario(name: "host kill -9 with pushes in its outbox, restarted",
+                                script: FakeScripts.tooManyRequestsOnce(retryAfter: 5, everyNth: 3), expectsReposts: true, fault: { chain in
+            let outbox = try await chain.client.status()["outbox"]
+            #expect((outbox?["depth"]?.int64Value ?? 0) > 0, "nothing in the outbox when the host was killed: \(outbox?.serialized() ?? "none")")
+            try await chain.restartHost()
+        }).run()
+    }
+
+    /// The relay answers 503 `dependency_unavailable` while its database is down; the host's
+    /// outbox sends those pushes again.
+    @Test func postgreSQLRestartedUnderTheRelay() async throws {
+        guard let server = try await PostgreSQLTestServer.startPrivate() else {
+            try Test.cancel("PostgreSQL server binaries not installed (Scripts/bootstrap installs them)")
+        }
+        do {
+            try await FaultScenario(name: "PostgreSQL restarted under the relay (down 3 s)",
+                                    relayDatabaseURL: try await server.createDatabase(), fault: { _ in
+                await server.shutDown()
+                try await Task.sleep(for: .seconds(3))
+                try await server.startAgain()
+            }).run()
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// The outbox cannot be written while the disk is full, and with the fake down every push
+    /// fails: the host answers 503 `store_unavailable`, and the hub posts the event again until
+    /// a 2xx.
+    @Test func hostDiskFull() async throws {
+        try await FaultScenario(name: "host.sqlite's disk full and the fake APNs down 3 s", smallHostDisk: true,
+                                expectsReposts: true, fault: { chain in
+            try await chain.fillHostDisk()
+            try await chain.killFake()
+            try await Task.sleep(for: .seconds(3))
+            try await chain.startFakeAgain()
+            try await chain.freeHostDisk()
         }).run()
     }
 }

@@ -49,9 +49,9 @@ struct GatewayDeliveryTally: Sendable {
         okButMissing = queued.filter { covered[$0] == nil }.count
     }
 
-    /// The Markdown table row.
+    /// The Markdown table row; the host's columns (queued, hub reposts, outbox drained) do not apply.
     var row: String {
-        "| \(scenario) | \(events) | \(expected) | \(relayOk) | \(delivered) | \(duplicates) | \(lost) | \(okButMissing) |"
+        "| \(scenario) | \(events) | \(expected) | \(relayOk) | – | – | \(delivered) | \(duplicates) | \(lost) | \(okButMissing) | – |"
     }
 
     private struct Pair: Hashable { let token: String; let seq: Int }

@@ -5,7 +5,7 @@ import Testing
 
 /// The fault flags of `pushgate fake-apns` and `pushgate fake-fcm` (answer sequences,
 /// `retryAfter`, `--reset-stream-every`, `--goaway-after-streams`, `--drop-after-streams`,
-/// SIGUSR1) against the real binary over real TLS and HTTP/2.
+/// SIGUSR1, SIGHUP) against the real binary over real TLS and HTTP/2.
 @Suite(.timeLimit(.minutes(1))) struct FakeProviderFaultCommandTests {
     static let token = String(repeating: "ab", count: 32)
 
@@ -131,6 +131,25 @@ import Testing
         #expect(try await second.apnsAlert(token: String(repeating: "cd", count: 32)).status == 200)
         await second.shutdown()
         #expect(try await fake.stop().contains("pushgate fake-apns: dropped 1 connection (SIGUSR1)\n"))
+    }
+
+    /// SIGHUP reads the script file again: each token listed starts its sequence over. The test
+    /// sends until the 503 that marks the new script, since the signal is handled on its own.
+    @Test func sighupReadsTheScriptAgainAndEachSequenceStartsOver() async throws {
+        let files = try FakeProviderFiles.make()
+        defer { files.remove() }
+        try #"{"\#(Self.token)":[{"status":503},{"status":200}]}"#.write(toFile: files.script, atomically: true, encoding: .utf8)
+        let fake = try await FakeProviderProcess.start(["fake-apns", "--script", files.script, "--cert-out", files.certificate])
+        let client = try FakeProviderClient(port: fake.port, caFile: files.certificate)
+        #expect(try await client.apnsAlert(token: Self.token).status == 503)
+        #expect(try await client.apnsAlert(token: Self.token).status == 200)
+        fake.process.signal(SIGHUP)
+        try await withDeadline {
+            while try await client.apnsAlert(token: Self.token).status == 200 {}
+        }
+        #expect(try await client.apnsAlert(token: Self.token).status == 200)
+        await client.shutdown()
+        #expect(try await fake.stop().contains("pushgate fake-apns: read \(files.script) again, 1 token(s) (SIGHUP)\n"))
     }
 
     @Test(arguments: [

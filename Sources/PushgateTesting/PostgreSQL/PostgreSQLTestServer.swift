@@ -19,13 +19,17 @@ public final class PostgreSQLTestServer: Sendable {
     /// The cluster's temporary directory; the unix socket lives here too.
     public let directory: String
     private let installation: PostgreSQLInstallation
-    private let owner: ServerOwner
+    /// What starts `postgres` on this cluster and port, again after ``shutDown()``.
+    private let command: [String]
+    /// The owner of the running server; a new one after ``startAgain()``.
+    private let owner: Mutex<ServerOwner>
 
-    private init(port: Int, directory: String, installation: PostgreSQLInstallation, owner: ServerOwner) {
+    private init(port: Int, directory: String, installation: PostgreSQLInstallation, command: [String], owner: ServerOwner) {
         self.port = port
         self.directory = directory
         self.installation = installation
-        self.owner = owner
+        self.command = command
+        self.owner = Mutex(owner)
     }
 
     private static let startup = Mutex<Task<PostgreSQLTestServer?, any Error>?>(nil)
@@ -72,7 +76,7 @@ public final class PostgreSQLTestServer: Sendable {
     }
 
     /// The last lines the server wrote, for failure messages.
-    public var recentLog: String { owner.recentLog }
+    public var recentLog: String { owner.withLock { $0 }.recentLog }
 
     private static let environment = ["LC_ALL": "C", "PATH": "/usr/bin:/bin"]
 
@@ -98,7 +102,7 @@ public final class PostgreSQLTestServer: Sendable {
         ]
         let owner = ServerOwner(command: command, environment: environment, directory: directory)
         try owner.waitUntilReady()
-        return PostgreSQLTestServer(port: port, directory: directory, installation: installation, owner: owner)
+        return PostgreSQLTestServer(port: port, directory: directory, installation: installation, command: command, owner: owner)
     }
 
     private static func stopAtExit() {
@@ -114,10 +118,26 @@ public final class PostgreSQLTestServer: Sendable {
     /// Stops every process of the server with `SIGSTOP` (the postmaster's process group, then
     /// each backend's, which PostgreSQL makes a group of its own): its sockets stay open and
     /// accept connections, but nothing answers, as with a hung database host.
-    public func stall() { owner.signalEveryProcess(SIGSTOP) }
+    public func stall() { owner.withLock { $0 }.signalEveryProcess(SIGSTOP) }
 
     /// Continues a stalled server (`SIGCONT` to every process).
-    public func resume() { owner.signalEveryProcess(SIGCONT) }
+    public func resume() { owner.withLock { $0 }.signalEveryProcess(SIGCONT) }
+
+    /// Shuts a server from ``startPrivate()`` down as `pg_ctl stop` does by default (fast
+    /// shutdown, SIGINT: sessions are ended, the cluster is kept) and waits until it has exited;
+    /// ``startAgain()`` brings it back.
+    public func shutDown() async {
+        let running = owner.withLock { $0 }
+        _ = try? await onOwnThread { running.stop(SIGINT) }
+    }
+
+    /// Starts the server again after ``shutDown()``, on the same cluster and port; returns once
+    /// it accepts connections.
+    public func startAgain() async throws {
+        let owner = ServerOwner(command: command, environment: Self.environment, directory: directory)
+        self.owner.withLock { $0 = owner }
+        try await onOwnThread { try owner.waitUntilReady() }
+    }
 
     /// Stops a server from ``startPrivate()`` (continuing it first) and removes its directory.
     public func stop() async {
@@ -125,7 +145,7 @@ public final class PostgreSQLTestServer: Sendable {
     }
 
     private func stopNow() {
-        owner.stop()
+        owner.withLock { $0 }.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

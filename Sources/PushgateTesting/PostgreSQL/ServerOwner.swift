@@ -54,13 +54,14 @@ final class ServerOwner: Sendable {
         }
     }
 
-    /// Stops the server at once and waits (up to 15 s) until it has exited. Immediate shutdown
-    /// (SIGQUIT) skips the final checkpoint: the cluster is thrown away. A stalled server is
-    /// continued first, or it could not act on the signal.
-    func stop() {
+    /// Stops the server and waits (up to 15 s) until it has exited. By default immediate
+    /// shutdown (SIGQUIT), which skips the final checkpoint: the cluster is thrown away; SIGINT
+    /// is a fast shutdown, which keeps it. A stalled server is continued first, or it could not
+    /// act on the signal.
+    func stop(_ signal: Int32 = SIGQUIT) {
         guard let pid = state.withLock({ $0.pid }) else { return }
         signalEveryProcess(SIGCONT)
-        kill(pid, SIGQUIT)
+        kill(pid, signal)
         _ = exited.wait(timeout: .now() + 15)
     }
 
@@ -91,6 +92,8 @@ final class ServerOwner: Sendable {
         }
         close(process.outputFD)
         let status = process.wait()
+        // Gone: a later stop or signal has nothing to act on (and a pid that may be reused).
+        state.withLock { $0.pid = nil }
         if !isReady {
             state.withLock { $0.failure = "exited with status \(status) before accepting connections: \($0.lines.joined(separator: "\n"))" }
             ready.signal()

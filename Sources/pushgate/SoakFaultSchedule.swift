@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// The soak's faults: the same in every minute, at the same seconds, all inside the minute's
+/// fifth 10-second window (seconds 40 to 50), so two minutes compare like with like and five
+/// windows of each minute are free of them. The relay and host kills come in the first minute
+/// and every fifth after it (minutes 1, 6, 11, …): a restart gives a process fresh memory and
+/// descriptors, so a kill every minute would hide a leak from the comparison of the second
+/// minute with the last.
+struct SoakFaultSchedule: Sendable {
+    /// One fault and the second of the minute it happens at.
+    struct Fault: Sendable {
+        let second: Int
+        let name: String
+        let killMinutesOnly: Bool
+        let act: @Sendable (SoakChain, SoakHostRestarts) throws -> Void
+    }
+
+    /// Every fifth minute from the first has the kills.
+    static let killEveryMinutes = 5
+
+    /// The fake's 503 burst for these device tokens.
+    let alertTokens: [String]
+
+    var faults: [Fault] {
+        let tokens = alertTokens
+        return [
+            Fault(second: 40, name: "503 burst", killMinutesOnly: false) { chain, _ in try chain.serviceUnavailableBurst(for: tokens) },
+            Fault(second: 42, name: "SIGUSR1", killMinutesOnly: false) { chain, _ in chain.fake.child.signal(SIGUSR1) },
+            Fault(second: 44, name: "SIGSTOP", killMinutesOnly: false) { chain, _ in chain.fake.child.signal(SIGSTOP) },
+            Fault(second: 47, name: "SIGCONT", killMinutesOnly: false) { chain, _ in chain.fake.child.signal(SIGCONT) },
+            Fault(second: 48, name: "relay kill -9", killMinutesOnly: true) { chain, _ in try chain.restartRelay() },
+            Fault(second: 49, name: "host kill -9", killMinutesOnly: true) { chain, restarts in try chain.restartHost(restarts) },
+        ]
+    }
+
+    /// Whether minute `minute` (1-based) has the kills.
+    static func hasKills(_ minute: Int) -> Bool { (minute - 1) % killEveryMinutes == 0 }
+
+    /// Runs the faults of `minutes` minutes from `start` on the calling thread, each at its time;
+    /// `noted` gets each fault's name once done. Returns early when `stop` is signalled, leaving
+    /// the fake running (SIGCONT). Throws the first fault that failed.
+    func run(on chain: SoakChain, restarts: SoakHostRestarts, from start: ContinuousClock.Instant, minutes: Int,
+             stop: DispatchSemaphore, noted: (String) -> Void) throws {
+        for minute in 1...minutes {
+            for fault in faults where !fault.killMinutesOnly || Self.hasKills(minute) {
+                let due = start + .seconds((minute - 1) * 60 + fault.second)
+                if stop.wait(timeout: .now() + ContinuousClock.now.duration(to: due).inSeconds) == .success {
+                    chain.fake.child.signal(SIGCONT)
+                    return
+                }
+                try fault.act(chain, restarts)
+                noted(fault.name)
+            }
+        }
+    }
+}
