@@ -53,9 +53,7 @@ import Testing
 
     @Test func aTokenRemovedMeanwhileIsOwedNothing() async throws {
         try await HostHarness.with { harness, token in
-            try await harness.register(token)
-            harness.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
-            #expect(try await harness.event("error", "s1")["queued"] == 1)
+            try await harness.queueOnePush(to: token)
             #expect(try await harness.call("DELETE", "/api/push/apns-token", ["token": .string(token)]).status == 200)
             harness.fake.clearScripts()
             await harness.advanceOutbox(byMs: 2_000)
@@ -67,9 +65,7 @@ import Testing
 
     @Test func entriesPastTheDeadlineExpire() async throws {
         try await HostHarness.with(hostEnvironment: ["PUSHGATE_OUTBOX_DEADLINE_SECONDS": "10"]) { harness, token in
-            try await harness.register(token)
-            harness.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
-            #expect(try await harness.event("error", "s1")["queued"] == 1)
+            try await harness.queueOnePush(to: token)
             // 1 s, 2 s, 4 s (jittered down to half at most): the try after the one at 7 s at most would pass 10 s.
             for _ in 0..<12 { await harness.advanceOutbox(byMs: 1_000) }
             let outbox = try await harness.outbox()
@@ -98,9 +94,7 @@ import Testing
         let home = TemporaryHome()
         let token = TestToken.make()
         let first = try await HostHarness(home: home)
-        try await first.register(token)
-        first.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
-        #expect(try await first.event("error", "s1")["queued"] == 1)
+        try await first.queueOnePush(to: token)
         await first.stop()
 
         let second = try await HostHarness(home: home)
@@ -149,6 +143,14 @@ import Testing
 }
 
 extension HostHarness {
+    /// Registers `token`, has the fake throttle it (429; then `then` for later pushes, when
+    /// given) and posts an `error` event for `session`, whose push the outbox takes.
+    func queueOnePush(to token: String, session: String = "s1", then: ScriptedResponse? = nil) async throws {
+        try await register(token)
+        fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests)] + (then.map { [$0] } ?? []))
+        #expect(try await event("error", session)["queued"] == 1)
+    }
+
     /// The `outbox` member of `GET /api/status`.
     func outbox() async throws -> JSONValue { try await call("GET", "/api/status").json?["outbox"] ?? .null }
 
@@ -208,9 +210,7 @@ extension HostStore {
     /// Rows that could not be deleted after an accepted retry are deleted before anything is sent again.
     @Test func aSettlementThatCouldNotBeWrittenNeverSendsAnAcceptedPushAgain() async throws {
         try await HostHarness.with { harness, token in
-            try await harness.register(token)
-            harness.fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests), ScriptedResponse(status: 200)])
-            #expect(try await harness.event("error", "s1")["queued"] == 1)
+            try await harness.queueOnePush(to: token, then: ScriptedResponse(status: 200))
             try await harness.service.store.refuseWrites()
             await harness.advanceOutbox(byMs: 2_000)
             #expect(harness.payloads(token).count == 2, "the retry was accepted; its row could not be deleted")
@@ -229,9 +229,7 @@ extension HostStore {
         let home = TemporaryHome()
         let token = TestToken.make()
         let first = try await HostHarness(home: home)
-        try await first.register(token)
-        first.fake.script(token: token, ScriptedResponse(status: 429, reason: .tooManyRequests))
-        #expect(try await first.event("error", "s1")["queued"] == 1)
+        try await first.queueOnePush(to: token)
         await first.stop()
 
         // Each harness's clock starts at the real time, so the deadline leaves room for a slow machine between the two.
