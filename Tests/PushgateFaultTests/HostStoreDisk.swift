@@ -8,8 +8,8 @@ import Glibc
 /// `host.sqlite` cannot grow: a tmpfs mounted on the home before the host starts (the tests run
 /// as root), or, where mounting is refused, a file-size limit on the host process
 /// (`RLIMIT_FSIZE`, with SIGXFSZ ignored in the host so that a write past it fails with EFBIG
-/// instead of killing the host; it binds the host's log file too). `PRAGMA max_page_count` cannot stand
-/// in: it binds only the connection that sets it, never the host's own.
+/// instead of killing the host; it binds the host's log file too). `PRAGMA max_page_count`
+/// cannot stand in: it binds only the connection that sets it, never the host's own.
 final class HostStoreDisk: Sendable {
     enum Kind: String, Sendable {
         case tmpfs = "tmpfs full"
@@ -43,12 +43,12 @@ final class HostStoreDisk: Sendable {
     }
 
     /// Runs `start`, which spawns the host. With the file-size limit, SIGXFSZ is ignored while it
-    /// runs, as the host inherits an ignored signal across exec, and set back to its default
-    /// right after: the test process and the children it spawns later keep SIGXFSZ fatal.
+    /// runs, as the host inherits an ignored signal across exec, and set back right after: the
+    /// test process and the children it spawns later keep their SIGXFSZ.
     func spawningHost(_ start: () async throws -> ServerProcess) async throws -> ServerProcess {
         guard kind == .fileSizeLimit else { return try await start() }
-        signal(SIGXFSZ, SIG_IGN)
-        defer { signal(SIGXFSZ, SIG_DFL) }
+        let previous = signal(SIGXFSZ, SIG_IGN)
+        defer { signal(SIGXFSZ, previous) }
         return try await start()
     }
 
