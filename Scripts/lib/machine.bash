@@ -1,4 +1,4 @@
-# What Scripts/bench and Scripts/soak record about where they ran; source it.
+# What Scripts/bench, Scripts/faults and Scripts/soak record about where they ran; source it.
 
 # One line describing this machine and toolchain.
 machine() {

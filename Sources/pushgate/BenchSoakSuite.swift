@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateTesting
 import Synchronization
 
 /// `pushgate bench soak`: the relay and the host (the binaries beside this one) with the fake
@@ -19,7 +20,11 @@ enum BenchSoakSuite {
     static let drainSeconds = 60
 
     static func run(_ arguments: inout ArgumentList, report: (BenchFigure) -> Void) throws {
-        let minutes = try arguments.wholeNumber("minutes", in: 2...1_440)
+        let minutes = try arguments.wholeNumber("minutes", in: 1...1_440)
+        guard minutes >= 3 else {
+            throw UsageError("--minutes must be 3 or more: the verdict compares minute 2 with the last, "
+                             + "and with 2 minutes that is a minute with itself")
+        }
         let work = try arguments.requiredOption("work")
         let devices = try arguments.wholeNumber("devices", in: 1...100, default: 4)
         let threads = try arguments.wholeNumber("threads", in: 1...256, default: 16)
@@ -37,7 +42,7 @@ enum BenchSoakSuite {
 
     private static func soak(_ chain: SoakChain, minutes: Int, devices: Int, threads: Int) throws {
         let alertTokens = try register(devices: devices, on: chain)
-        let restarts = SoakHostRestarts()
+        let restarts = HostRestartGate()
         let load = SoakLoad(port: chain.hostPort, accessToken: chain.accessToken, restarts: restarts)
         let measured = try load.run(threads: threads, rate: nil, until: .now + .seconds(capacitySeconds))
         _ = load.takeWindow()
@@ -81,7 +86,7 @@ enum BenchSoakSuite {
                 eventP99Ms: window.eventLatencies.count > 0 ? window.eventLatencies.milliseconds(percentiles: [0.99])[0] : nil,
                 hostRSSKiB: SoakSample.residentKiB(of: hostPid), hostDescriptors: SoakSample.descriptors(of: hostPid),
                 relayRSSKiB: SoakSample.residentKiB(of: relayPid), relayDescriptors: SoakSample.descriptors(of: relayPid),
-                outboxDepth: try? outboxDepth(chain), resent: window.resent,
+                outboxDepth: (try? outbox(chain)).map { Int($0.depth) }, resent: window.resent,
                 faults: faultsDone.withLock { faults in defer { faults = [] }; return faults })
             progress(sample.row)
             samples.append(sample)
@@ -91,19 +96,23 @@ enum BenchSoakSuite {
         finished.wait()
         if let message = failure.withLock({ $0 }) { throw ToolFailure(message) }
 
-        let drained = try waitForEmptyOutbox(chain)
+        let drain = try AsyncBridge.wait {
+            try await OutboxDrain.wait(within: Double(drainSeconds), every: .milliseconds(200)) {
+                try await onOwnThread { try outbox(chain) }
+            }
+        }
         let verdict = SoakVerdict(samples: samples, minutes: minutes)
         print("- Capacity: \(Int(capacity)) requests/s of the mix (closed loop, \(threads) connections, \(capacitySeconds) s); "
               + "driven at \(Int(rate)) requests/s for \(minutes) min")
         print("- Devices: \(devices) alert tokens, \(SoakMix.liveActivitySessions.count) Live Activity tokens")
-        print("- Outbox after the load: " + (drained.map { "empty within \(String(format: "%.1f", $0)) s" } ?? "not empty"))
+        print("- Outbox after the load: " + (drain.depth == 0 ? "empty within \(drain.cell)" : "not empty"))
         print()
         print(SoakSample.header)
         for sample in samples { print(sample.row) }
         print()
         print(SoakVerdict.header)
         for judgement in verdict.judgements { print(judgement.row) }
-        guard drained != nil else { throw ToolFailure("the host's outbox still held entries \(drainSeconds) s after the load") }
+        guard drain.depth == 0 else { throw ToolFailure("the host's outbox still held entries \(drainSeconds) s after the load") }
         guard verdict.passed else {
             throw ToolFailure("grew by more than \(SoakVerdict.allowedGrowth)×: "
                               + verdict.judgements.filter { !$0.passed }.map(\.series).joined(separator: ", "))
@@ -127,26 +136,15 @@ enum BenchSoakSuite {
         return tokens
     }
 
-    /// Seconds until the outbox was empty (`outbox.depth` 0), read every 200 ms; nil when it
-    /// was not within ``drainSeconds``.
-    private static func waitForEmptyOutbox(_ chain: SoakChain) throws -> Double? {
-        let start = ContinuousClock.now
-        while start.duration(to: .now) < .seconds(drainSeconds) {
-            if try outboxDepth(chain) == 0 { return start.duration(to: .now).inSeconds }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        return nil
-    }
-
-    /// `outbox.depth` of the host's `GET /api/status`.
-    private static func outboxDepth(_ chain: SoakChain) throws -> Int {
+    /// The `outbox` object of the host's `GET /api/status` and its depth.
+    private static func outbox(_ chain: SoakChain) throws -> (outbox: JSONValue, depth: Int64) {
         let api = try BenchHTTPConnection(host: "127.0.0.1", port: chain.hostPort, bearer: chain.accessToken, receiveTimeoutSeconds: 5)
         let reply = try api.request("GET", "/api/status")
         try expect200(reply, "GET /api/status")
-        guard let depth = try JSONValue.parse(reply.body)["outbox"]?["depth"]?.int64Value else {
+        guard let outbox = try JSONValue.parse(reply.body)["outbox"], let depth = outbox["depth"]?.int64Value else {
             throw ToolFailure("GET /api/status has no outbox depth")
         }
-        return Int(depth)
+        return (outbox, depth)
     }
 
     private static func expect200(_ reply: BenchHTTPConnection.Reply, _ what: String) throws {

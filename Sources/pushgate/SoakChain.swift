@@ -19,7 +19,7 @@ final class SoakChain: Sendable {
     let fake: ServerProcess
     private let relay: Mutex<ServerProcess>
     private let host: Mutex<ServerProcess>
-    private let binaries: String
+    private let processes: PushChainProcesses
     private let relayEnvironment: [String: String]
     private let hostEnvironment: [String: String]
 
@@ -28,14 +28,14 @@ final class SoakChain: Sendable {
     /// Starts the three in `directory`; `binaries` holds `pushgate`, `pushgate-relay` and `pushgate-host`.
     init(directory: String, binaries: String) throws {
         self.directory = directory
-        self.binaries = binaries
+        let processes = PushChainProcesses(binaries: binaries)
+        self.processes = processes
         let providerKey = P256PrivateKey()
         try providerKey.pkcs8PEM.write(toFile: directory + "/apns.p8", atomically: true, encoding: .utf8)
         try "{}".write(toFile: directory + "/fake-apns-script.json", atomically: true, encoding: .utf8)
-        fake = try Self.start("fake APNs", binaries + "/pushgate", arguments: [
-            "fake-apns", "--p8", directory + "/apns.p8", "--key-id", Self.keyId, "--team-id", Self.teamId,
-            "--script", directory + "/fake-apns-script.json", "--cert-out", directory + "/fake-apns.pem",
-        ], environment: [:], log: directory + "/fake-apns.log")
+        let fakeArguments = ["fake-apns", "--p8", directory + "/apns.p8", "--key-id", Self.keyId, "--team-id", Self.teamId,
+                             "--script", directory + "/fake-apns-script.json", "--cert-out", directory + "/fake-apns.pem"]
+        fake = try AsyncBridge.wait { try await processes.startFake(fakeArguments, port: 0, logFile: directory + "/fake-apns.log") }
 
         var relayEnvironment = try FakeAPNs.relayEnvironment(
             origin: "https://127.0.0.1:\(fake.port)", apnsKey: providerKey, keyId: Self.keyId, teamId: Self.teamId,
@@ -44,24 +44,21 @@ final class SoakChain: Sendable {
         // TIMESTAMP_SKEW_MS + 1 s: 31 s here, so the replay set reaches its steady size within
         // the first minute; with the default 301 s it would grow through half of a 10-minute run
         // and read as a leak in the relay's memory.
-        for (limit, value) in [("REGISTER_LIMIT_PER_MINUTE", 1_000_000), ("SEND_LIMIT_PER_MINUTE", 1_000_000),
-                               ("SERVER_SEND_LIMIT_PER_MINUTE", 1_000_000), ("MAX_REPLAY_KEYS", 10_000_000),
-                               ("MAX_IN_FLIGHT", 10_000), ("MAX_CONNECTIONS_PER_IP", 4_096), ("TIMESTAMP_SKEW_MS", 30_000)] {
+        for limit in PushChainProcesses.rateLimits { relayEnvironment["PUSHGATE_RELAY_" + limit] = "1000000" }
+        for (limit, value) in [("MAX_REPLAY_KEYS", 10_000_000), ("MAX_IN_FLIGHT", 10_000), ("MAX_CONNECTIONS_PER_IP", 4_096),
+                               ("TIMESTAMP_SKEW_MS", 30_000)] {
             relayEnvironment["PUSHGATE_RELAY_" + limit] = "\(value)"
         }
-        let relay = try Self.start("relay", binaries + "/pushgate-relay", environment: relayEnvironment, log: directory + "/relay.log")
-        relayEnvironment["PUSHGATE_RELAY_PORT"] = "\(relay.port)"
-        self.relayEnvironment = relayEnvironment
+        let startingEnvironment = relayEnvironment
+        let relay = try AsyncBridge.wait { try await processes.startRelay(startingEnvironment, logFile: directory + "/relay.log") }
+        self.relayEnvironment = startingEnvironment
         self.relay = Mutex(relay)
 
         accessToken = Base64URL.encode(SecureRandom.bytes(32))
-        var hostEnvironment = ["PUSHGATE_HOME": directory + "/host", "PUSHGATE_HOST_LISTEN": "127.0.0.1:0",
-                               "PUSHGATE_HOST_ACCESS_TOKEN": accessToken, "PUSHGATE_IOS_PUSH": "relay",
-                               "PUSHGATE_ANDROID_PUSH": "off", "PUSHGATE_PUSH_RELAY_URL": "http://127.0.0.1:\(relay.port)"]
-        let host = try Self.start("host", binaries + "/pushgate-host", arguments: ["run"], environment: hostEnvironment,
-                                  log: directory + "/host.log")
+        let hostEnvironment = PushChainProcesses.hostEnvironment(home: directory + "/host", accessToken: accessToken,
+                                                                 relayPort: relay.port)
+        let host = try AsyncBridge.wait { try await processes.startHost(hostEnvironment, port: 0, logFile: directory + "/host.log") }
         hostPort = host.port
-        hostEnvironment["PUSHGATE_HOST_LISTEN"] = "127.0.0.1:\(host.port)"
         self.hostEnvironment = hostEnvironment
         self.host = Mutex(host)
     }
@@ -80,46 +77,36 @@ final class SoakChain: Sendable {
 
     /// Kills the relay (SIGKILL) and starts it again at once on its port and database.
     func restartRelay() throws {
-        let killed = relay.withLock { $0 }
-        try Self.expectExit(AsyncBridge.wait { try await killed.stop(SIGKILL) }, 128 + SIGKILL, of: killed)
-        let started = try Self.start("relay", binaries + "/pushgate-relay", environment: relayEnvironment, log: killed.logFile)
+        let (killed, processes, environment) = (relay.withLock { $0 }, processes, relayEnvironment)
+        let started = try AsyncBridge.wait {
+            try await PushChainProcesses.kill(killed)
+            return try await processes.startRelay(environment, port: killed.port, logFile: killed.logFile)
+        }
         relay.withLock { $0 = started }
     }
 
     /// Kills the host (SIGKILL) and starts it again at once on its port and home, telling
     /// `restarts` so that the load posts again what the killed host left unanswered.
-    func restartHost(_ restarts: SoakHostRestarts) throws {
+    func restartHost(_ restarts: HostRestartGate) throws {
         restarts.begin()
         defer { restarts.end() }
-        let killed = host.withLock { $0 }
-        try Self.expectExit(AsyncBridge.wait { try await killed.stop(SIGKILL) }, 128 + SIGKILL, of: killed)
-        let started = try Self.start("host", binaries + "/pushgate-host", arguments: ["run"], environment: hostEnvironment,
-                                     log: killed.logFile)
+        let (killed, processes, environment) = (host.withLock { $0 }, processes, hostEnvironment)
+        let started = try AsyncBridge.wait {
+            try await PushChainProcesses.kill(killed)
+            return try await processes.startHost(environment, port: killed.port, logFile: killed.logFile)
+        }
         host.withLock { $0 = started }
     }
 
     /// Throws when any of the three has ended on its own, then stops them (SIGTERM: host, relay,
     /// fake) and expects each to exit 0.
     func stop() throws {
-        let processes = [host.withLock { $0 }, relay.withLock { $0 }, fake]
-        for process in processes { try process.checkRunning() }
-        for process in processes { try Self.expectExit(AsyncBridge.wait { try await process.stop() }, 0, of: process) }
+        let running = [host.withLock { $0 }, relay.withLock { $0 }, fake]
+        try AsyncBridge.wait { try await PushChainProcesses.stop(running) }
     }
 
     /// After a failure: kills whatever still runs (the logs stay).
     func abandon() {
-        for process in [host.withLock { $0 }, relay.withLock { $0 }, fake] { process.child.signal(SIGKILL) }
-    }
-
-    private static func start(_ name: String, _ executable: String, arguments: [String] = [], environment: [String: String],
-                              log: String) throws -> ServerProcess {
-        try AsyncBridge.wait {
-            try await ServerProcess.start(name, executable: executable, arguments: arguments, environment: environment, logFile: log)
-        }
-    }
-
-    private static func expectExit(_ status: Int32, _ expected: Int32, of process: ServerProcess) throws {
-        guard status != expected else { return }
-        throw ToolFailure("\(process.name) exited with status \(status), expected \(expected); see \(process.logFile)")
+        PushChainProcesses.abandon([host.withLock { $0 }, relay.withLock { $0 }, fake])
     }
 }

@@ -1,19 +1,20 @@
 import Foundation
+import PushgateTesting
 import Synchronization
 
 /// The soak's faults: the same in every minute, at the same seconds, all inside the minute's
 /// fifth 10-second window (seconds 40 to 50), so two minutes compare like with like and five
 /// windows of each minute are free of them. The relay and host kills come in the first minute
-/// and every fifth after it (minutes 1, 6, 11, …): a restart gives a process fresh memory and
-/// descriptors, so a kill every minute would hide a leak from the comparison of the second
-/// minute with the last.
+/// and every fifth after it (minutes 1, 6, 11, …) but never in the last: a restart gives a
+/// process fresh memory and descriptors, so a kill every minute, or in the last, would hide a
+/// leak from the comparison of the second minute with the last.
 struct SoakFaultSchedule: Sendable {
     /// One fault and the second of the minute it happens at.
     struct Fault: Sendable {
         let second: Int
         let name: String
         let killMinutesOnly: Bool
-        let act: @Sendable (SoakChain, SoakHostRestarts) throws -> Void
+        let act: @Sendable (SoakChain, HostRestartGate) throws -> Void
     }
 
     /// Every fifth minute from the first has the kills.
@@ -34,16 +35,18 @@ struct SoakFaultSchedule: Sendable {
         ]
     }
 
-    /// Whether minute `minute` (1-based) has the kills.
-    static func hasKills(_ minute: Int) -> Bool { (minute - 1) % killEveryMinutes == 0 }
+    /// Whether minute `minute` (1-based) of a run of `minutes` has the kills.
+    static func hasKills(_ minute: Int, of minutes: Int) -> Bool {
+        (minute - 1) % killEveryMinutes == 0 && minute < minutes
+    }
 
     /// Runs the faults of `minutes` minutes from `start` on the calling thread, each at its time;
     /// `noted` gets each fault's name once done. Returns early when `stop` is signalled, leaving
     /// the fake running (SIGCONT). Throws the first fault that failed.
-    func run(on chain: SoakChain, restarts: SoakHostRestarts, from start: ContinuousClock.Instant, minutes: Int,
+    func run(on chain: SoakChain, restarts: HostRestartGate, from start: ContinuousClock.Instant, minutes: Int,
              stop: DispatchSemaphore, noted: (String) -> Void) throws {
         for minute in 1...minutes {
-            for fault in faults where !fault.killMinutesOnly || Self.hasKills(minute) {
+            for fault in faults where !fault.killMinutesOnly || Self.hasKills(minute, of: minutes) {
                 let due = start + .seconds((minute - 1) * 60 + fault.second)
                 if stop.wait(timeout: .now() + ContinuousClock.now.duration(to: due).inSeconds) == .success {
                     chain.fake.child.signal(SIGCONT)

@@ -1,16 +1,19 @@
 import Foundation
+import PushgateCore
+import PushgateTesting
 import Synchronization
 
 /// Sends the mix (``SoakMix``) to the host from a pool of threads, one keep-alive connection
-/// each, as a hub does: a 503 `store_unavailable` is sent again after a back-off (100 ms,
-/// doubling to 1 s), a request whose connection a deliberate host restart broke is sent again
-/// to the restarted host (``SoakHostRestarts``), and any other answer but a 2xx stops the soak.
-/// The latency of every answered `POST /api/events` goes into the current window, which the
-/// sampler takes every 10 s.
+/// each, as a hub does: a 503 `store_unavailable` is sent again (``HubRepostSchedule``), a
+/// request whose connection a deliberate host restart broke is sent again to the restarted host
+/// (``HostRestartGate``), and any other answer but a 2xx stops the soak. The latency of every
+/// `POST /api/events`, from the time it was due to its 2xx answer, goes into the current
+/// window, which the sampler takes every 10 s.
 final class SoakLoad: Sendable {
     /// What the load did since the last ``takeWindow()``.
     struct Window: Sendable {
-        /// `POST /api/events` answers, send to answer.
+        /// `POST /api/events`, due to 2xx answer: a stall delays the requests due meanwhile, and
+        /// their latencies count it (no coordinated omission).
         var eventLatencies = BenchLatencies(capacity: 0)
         /// Requests answered 2xx.
         var requests = 0
@@ -20,19 +23,17 @@ final class SoakLoad: Sendable {
 
     /// How long a reply may stop coming: longer than the host's own wait for the relay (15 s).
     static let receiveTimeoutSeconds = 30
-    /// The longest a request is sent again for 503 `store_unavailable`.
-    static let resendSeconds = 60
 
     private let port: UInt16
     private let accessToken: String
     private let mix = SoakMix()
-    private let restarts: SoakHostRestarts
+    private let restarts: HostRestartGate
     private let window = Mutex(Window())
     /// The index in the mix of the next request; it runs on across ``run(threads:rate:until:)`` calls.
     private let next = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
 
-    init(port: UInt16, accessToken: String, restarts: SoakHostRestarts) {
+    init(port: UInt16, accessToken: String, restarts: HostRestartGate) {
         self.port = port
         self.accessToken = accessToken
         self.restarts = restarts
@@ -60,7 +61,7 @@ final class SoakLoad: Sendable {
                     guard due < end else { break }
                     if due > .now { Thread.sleep(forTimeInterval: ContinuousClock.now.duration(to: due).inSeconds) }
                     do {
-                        try send(mix.request(index), over: &connection)
+                        try send(mix.request(index), due: due, over: &connection)
                         answered.add(1, ordering: .relaxed)
                     } catch {
                         failure.withLock { $0 = $0 ?? "\(error)" }
@@ -84,13 +85,11 @@ final class SoakLoad: Sendable {
         }
     }
 
-    /// Sends `request` until it is answered 2xx, as a hub does.
-    private func send(_ request: SoakMix.Request, over connection: inout BenchHTTPConnection?) throws {
-        let giveUp = ContinuousClock.now + .seconds(Self.resendSeconds)
-        var backOff = 0.1
+    /// Sends `request`, due at `due`, until it is answered 2xx, as a hub does.
+    private func send(_ request: SoakMix.Request, due: ContinuousClock.Instant, over connection: inout BenchHTTPConnection?) throws {
+        var schedule = HubRepostSchedule()
         while true {
             let generation = restarts.current
-            let sent = ContinuousClock.now
             let reply: BenchHTTPConnection.Reply
             do {
                 if connection == nil {
@@ -100,23 +99,25 @@ final class SoakLoad: Sendable {
                 reply = try connection!.request(request.method, request.path, body: request.body)
             } catch {
                 connection = nil
-                guard restarts.waitIfRestarted(since: generation) else { throw error }
+                guard restarts.waitIfRestarted(since: generation), schedule.isOpen else { throw error }
                 window.withLock { $0.resent += 1 }
                 continue
             }
-            let latency = sent.duration(to: .now)
-            window.withLock { window in
-                if request.isEvent { window.eventLatencies.record(latency) }
-                if (200..<300).contains(reply.status) { window.requests += 1 }
+            if (200..<300).contains(reply.status) {
+                let latency = due.duration(to: .now)
+                window.withLock { window in
+                    if request.isEvent { window.eventLatencies.record(latency) }
+                    window.requests += 1
+                }
+                return
             }
-            if (200..<300).contains(reply.status) { return }
             let body = String(decoding: reply.body, as: UTF8.self)
-            guard reply.status == 503, body.contains(#""error":"store_unavailable""#), ContinuousClock.now < giveUp else {
+            let error = (try? JSONValue.parse(reply.body))?["error"]?.stringValue
+            guard HubRepostSchedule.isStoreUnavailable(status: reply.status, error: error), let backOff = schedule.nextBackOff() else {
                 throw ToolFailure("\(request.method) \(request.path) answered \(reply.status): \(body)")
             }
             window.withLock { $0.resent += 1 }
-            Thread.sleep(forTimeInterval: backOff)
-            backOff = min(backOff * 2, 1)
+            Thread.sleep(forTimeInterval: backOff.inSeconds)
         }
     }
 }

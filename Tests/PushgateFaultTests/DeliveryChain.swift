@@ -11,11 +11,13 @@ actor DeliveryChain {
     static let bundleId = "dev.pushgate.faults"
     static let keyId = "FAULTKEY01"
     static let teamId = "FAULTTEAM1"
+    /// The debug build's executables.
+    static let processes = PushChainProcesses(binaries: BuiltProducts.directory)
 
     let directory: String
     let client: HostClient
     /// The host's deliberate restarts, which the hub rides out.
-    let hostRestarts = HostRestarts()
+    let hostRestarts = HostRestartGate()
     private(set) var host: ServerProcess
     private(set) var fake: ServerProcess
     private(set) var relay: ServerProcess
@@ -45,26 +47,23 @@ actor DeliveryChain {
             try script.serialized().write(toFile: directory + "/script.json", atomically: true, encoding: .utf8)
             fakeArguments += ["--script", directory + "/script.json"]
         }
-        let fake = try await startFake(fakeArguments, port: 0, directory: directory)
+        let fake = try await processes.startFake(fakeArguments, port: 0, logFile: directory + "/fake-apns.log")
 
         var relayEnvironment = try FakeAPNs.relayEnvironment(
             origin: "https://127.0.0.1:\(fake.port)", apnsKey: providerKey, keyId: keyId, teamId: teamId, bundleId: bundleId,
             caFile: directory + "/fake-apns.pem", databasePath: directory + "/relay.sqlite")
         relayEnvironment["PUSHGATE_RELAY_DATABASE_URL"] = relayDatabaseURL
-        // The scenarios post hundreds of sends a minute from one address and one host.
-        for limit in ["REGISTER_LIMIT_PER_MINUTE", "SEND_LIMIT_PER_MINUTE", "SERVER_SEND_LIMIT_PER_MINUTE"] {
-            relayEnvironment["PUSHGATE_RELAY_" + limit] = "100000"
-        }
-        let relay = try await startRelay(relayEnvironment, directory: directory)
+        for limit in PushChainProcesses.rateLimits { relayEnvironment["PUSHGATE_RELAY_" + limit] = "100000" }
+        let relay = try await processes.startRelay(relayEnvironment, logFile: directory + "/relay.log")
 
         let home = directory + "/host"
         let hostDisk = smallHostDisk ? try HostStoreDisk.prepare(at: home) : nil
         let accessToken = Base64URL.encode(SecureRandom.bytes(32))
-        let hostEnvironment = ["PUSHGATE_HOME": home, "PUSHGATE_HOST_ACCESS_TOKEN": accessToken, "PUSHGATE_IOS_PUSH": "relay",
-                               "PUSHGATE_ANDROID_PUSH": "off", "PUSHGATE_PUSH_RELAY_URL": "http://127.0.0.1:\(relay.port)"]
+        let hostEnvironment = PushChainProcesses.hostEnvironment(home: home, accessToken: accessToken, relayPort: relay.port)
         let host: ServerProcess
         do {
-            host = try await startHost(hostEnvironment, port: 0, directory: directory)
+            let start = { try await processes.startHost(hostEnvironment, port: 0, logFile: directory + "/host.log") }
+            if let hostDisk { host = try await hostDisk.spawningHost(start) } else { host = try await start() }
         } catch {
             hostDisk?.release()
             throw error
@@ -96,34 +95,27 @@ actor DeliveryChain {
 
     /// Kills the fake (SIGKILL); ``startFakeAgain()`` brings it back.
     func killFake() async throws {
-        try await checkExit(fake.stop(SIGKILL), expected: 128 + SIGKILL, of: fake.name)
+        try await PushChainProcesses.kill(fake)
     }
 
     /// Starts the fake again on the same port with the same certificate (`--tls-dir`) and record file.
     func startFakeAgain() async throws {
-        fake = try await Self.startFake(fakeArguments, port: fake.port, directory: directory)
+        fake = try await Self.processes.startFake(fakeArguments, port: fake.port, logFile: directory + "/fake-apns.log")
     }
 
     /// Kills the relay (SIGKILL) and starts it again at once on the same port and database.
     func restartRelay() async throws {
-        try await checkExit(relay.stop(SIGKILL), expected: 128 + SIGKILL, of: relay.name)
-        var environment = relayEnvironment
-        environment["PUSHGATE_RELAY_PORT"] = "\(relay.port)"
-        relay = try await Self.startRelay(environment, directory: directory)
+        try await PushChainProcesses.kill(relay)
+        relay = try await Self.processes.startRelay(relayEnvironment, port: relay.port, logFile: relay.logFile)
     }
 
     /// Kills the host (SIGKILL) and starts it again at once on the same port and home; the hub
-    /// posts again what the killed host left unanswered (``HostRestarts``).
+    /// posts again what the killed host left unanswered (``HostRestartGate``).
     func restartHost() async throws {
-        await hostRestarts.begin()
-        do {
-            try await checkExit(host.stop(SIGKILL), expected: 128 + SIGKILL, of: host.name)
-            host = try await Self.startHost(hostEnvironment, port: host.port, directory: directory)
-        } catch {
-            await hostRestarts.end()
-            throw error
-        }
-        await hostRestarts.end()
+        hostRestarts.begin()
+        defer { hostRestarts.end() }
+        try await PushChainProcesses.kill(host)
+        host = try await Self.processes.startHost(hostEnvironment, port: host.port, logFile: host.logFile)
     }
 
     /// Fills the host's small disk, so that nothing more fits in `host.sqlite` (on a thread of
@@ -144,8 +136,7 @@ actor DeliveryChain {
     /// Throws when any of the three has ended on its own, then stops them (SIGTERM: host, relay,
     /// fake) and expects each to exit 0. Unmounts the host's disk and removes the directory.
     func stop() async throws {
-        for process in [host, relay, fake] { try process.checkRunning() }
-        for process in [host, relay, fake] { try await checkExit(process.stop(), expected: 0, of: process.name) }
+        try await PushChainProcesses.stop([host, relay, fake])
         hostDisk?.release()
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -153,32 +144,9 @@ actor DeliveryChain {
     /// After a failure: kills whatever still runs, unmounts the host's disk and keeps the
     /// directory (logs, record file).
     func abandon() {
-        for process in [host, relay, fake] { process.child.signal(SIGKILL) }
+        PushChainProcesses.abandon([host, relay, fake])
         hostDisk?.release()
     }
 
-    private func checkExit(_ status: Int32, expected: Int32, of name: String) throws {
-        guard status != expected else { return }
-        throw ChildProcessError(command: name, reason: "exit status \(status), expected \(expected); logs in \(directory)")
-    }
-
     private static func recordFile(in directory: String) -> String { directory + "/apns-record.jsonl" }
-
-    private static func startFake(_ arguments: [String], port: UInt16, directory: String) async throws -> ServerProcess {
-        try await ServerProcess.start("fake APNs", executable: BuiltProducts.path("pushgate"),
-                                      arguments: arguments + ["--port", "\(port)"], environment: [:],
-                                      logFile: directory + "/fake-apns.log")
-    }
-
-    private static func startHost(_ environment: [String: String], port: UInt16, directory: String) async throws -> ServerProcess {
-        var environment = environment
-        environment["PUSHGATE_HOST_LISTEN"] = "127.0.0.1:\(port)"
-        return try await ServerProcess.start("host", executable: BuiltProducts.path("pushgate-host"), arguments: ["run"],
-                                             environment: environment, logFile: directory + "/host.log")
-    }
-
-    private static func startRelay(_ environment: [String: String], directory: String) async throws -> ServerProcess {
-        try await ServerProcess.start("relay", executable: BuiltProducts.path("pushgate-relay"), environment: environment,
-                                      logFile: directory + "/relay.log")
-    }
 }

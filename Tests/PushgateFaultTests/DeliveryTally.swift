@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateTesting
 
 /// A scenario's figures: what the fake APNs recorded, by (device token, `eventId` in the
 /// payload's data) with status 200, against the pushes expected — one per device for every

@@ -21,6 +21,9 @@ struct FaultScenario {
     /// Whether the fault must make the hub post events again (503 `store_unavailable`, a
     /// connection lost to a restart of the host): else the scenario did not test what it names.
     var expectsReposts = false
+    /// Whether the fault must make the host write pushes to its outbox (the relay's 503
+    /// `dependency_unavailable`, which the host queues): else the fault had no effect.
+    var expectsQueued = false
     /// What happens mid-burst (``Burst``), given the chain.
     var fault: (@Sendable (DeliveryChain) async throws -> Void)?
 
@@ -33,7 +36,8 @@ struct FaultScenario {
             let fault = self.fault.map { fault in { @Sendable in try await fault(chain) } }
             let outcomes = try await Burst.post((0..<sizes.events).map(FaultEvent.init(index:)), window: sizes.window,
                                                 through: await chain.hub, fault: fault)
-            let drain = try await OutboxDrain.wait(chain.client, within: sizes.drainSeconds)
+            let client = chain.client
+            let drain = try await OutboxDrain.wait(within: sizes.drainSeconds, every: .milliseconds(100), readOutbox: client.outbox)
             let scenario = name + (chain.hostDisk.map { " (\($0.kind.rawValue))" } ?? "")
             let tally = try DeliveryTally(scenario: scenario, recordFile: await chain.recordFile, devices: devices.count,
                                           outcomes: outcomes, drain: drain)
@@ -42,6 +46,7 @@ struct FaultScenario {
             #expect(tally.lost == 0, "pushes of events the host answered 2xx that never reached the fake")
             #expect(tally.duplicatesNotCollapsing.isEmpty, "pushes delivered twice without one collapse id: \(tally.duplicatesNotCollapsing)")
             #expect(!expectsReposts || tally.reposts > 0, "the fault never made the hub post an event again")
+            #expect(!expectsQueued || tally.queued > 0, "the fault never made the host queue a push")
             #expect(tally.okButMissing == 0, "pushes the relay answered ok that the fake never answered 200")
             try await chain.stop()
         } catch {

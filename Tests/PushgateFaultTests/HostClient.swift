@@ -34,6 +34,15 @@ struct HostClient: Sendable {
         try Self.expect200(await call("GET", "/api/status", nil), "GET /api/status")
     }
 
+    /// The `outbox` object of `GET /api/status` and its depth, for ``OutboxDrain``.
+    func outbox() async throws -> (outbox: JSONValue, depth: Int64) {
+        let status = try await status()
+        guard let outbox = status["outbox"], let depth = outbox["depth"]?.int64Value else {
+            throw UnexpectedAnswer(description: "GET /api/status has no outbox depth: \(status.serialized())")
+        }
+        return (outbox, depth)
+    }
+
     private static func expect200(_ answer: Answer, _ what: String) throws -> JSONValue {
         guard answer.status == 200 else {
             throw UnexpectedAnswer(description: "\(what): status \(answer.status): \(answer.body.serialized())")

@@ -7,9 +7,9 @@ import Glibc
 /// A small disk under the host's home, which a scenario fills and frees again so that
 /// `host.sqlite` cannot grow: a tmpfs mounted on the home before the host starts (the tests run
 /// as root), or, where mounting is refused, a file-size limit on the host process
-/// (`RLIMIT_FSIZE`, with SIGXFSZ ignored so that a write past it fails with EFBIG instead of
-/// killing the host; it binds the host's log file too). `PRAGMA max_page_count` cannot stand
-/// in: it binds only the connection that sets it, never the host's own.
+/// (`RLIMIT_FSIZE`, with SIGXFSZ ignored in the host so that a write past it fails with EFBIG
+/// instead of killing the host; it binds the host's log file too). `PRAGMA max_page_count`
+/// cannot stand in: it binds only the connection that sets it, never the host's own.
 final class HostStoreDisk: Sendable {
     enum Kind: String, Sendable {
         case tmpfs = "tmpfs full"
@@ -30,7 +30,7 @@ final class HostStoreDisk: Sendable {
     }
 
     /// Creates the home `path` and mounts a tmpfs on it; where that is refused, prepares the
-    /// file-size limit instead (the host must be started after this, to inherit SIGXFSZ ignored).
+    /// file-size limit instead (the host is then started through ``spawningHost(_:)``).
     static func prepare(at path: String) throws -> HostStoreDisk {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         if mount("tmpfs", path, "tmpfs", 0, "size=\(tmpfsSize),mode=0700") == 0 {
@@ -39,8 +39,17 @@ final class HostStoreDisk: Sendable {
         let reason = String(cString: strerror(errno))
         guard errno == EPERM else { throw UnexpectedAnswer(description: "mount -t tmpfs on \(path): \(reason)") }
         print("faults: mounting a tmpfs was refused (\(reason)); the host's files get a file-size limit instead")
-        signal(SIGXFSZ, SIG_IGN)
         return HostStoreDisk(kind: .fileSizeLimit, path: path)
+    }
+
+    /// Runs `start`, which spawns the host. With the file-size limit, SIGXFSZ is ignored while it
+    /// runs, as the host inherits an ignored signal across exec, and set back right after: the
+    /// test process and the children it spawns later keep their SIGXFSZ.
+    func spawningHost(_ start: () async throws -> ServerProcess) async throws -> ServerProcess {
+        guard kind == .fileSizeLimit else { return try await start() }
+        let previous = signal(SIGXFSZ, SIG_IGN)
+        defer { signal(SIGXFSZ, previous) }
+        return try await start()
     }
 
     /// Leaves the host no room: the tmpfs filled with one file, or the host process limited to

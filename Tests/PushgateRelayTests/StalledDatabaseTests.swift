@@ -31,7 +31,7 @@ import PushgateTesting
         } catch {
             failure = failure ?? error
         }
-        await server.stop()
+        do { try await server.stop() } catch { failure = failure ?? error }
         if let failure { throw failure }
     }
 

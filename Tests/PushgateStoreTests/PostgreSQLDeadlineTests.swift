@@ -31,7 +31,7 @@ import Testing
         } catch {
             failure = error
         }
-        await server.stop()
+        do { try await server.stop() } catch { failure = failure ?? error }
         if let failure { throw failure }
     }
 

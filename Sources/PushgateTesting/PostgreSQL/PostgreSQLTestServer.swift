@@ -106,7 +106,11 @@ public final class PostgreSQLTestServer: Sendable {
     }
 
     private static func stopAtExit() {
-        running.withLock { $0 }?.stopNow()
+        do {
+            try running.withLock { $0 }?.stopNow()
+        } catch {
+            FileHandle.standardError.write(Data("PostgreSQLTestServer: stopping the shared server at exit: \(error)\n".utf8))
+        }
     }
 
     /// A server of the caller's own, for a test that stalls or stops it without disturbing the
@@ -126,9 +130,10 @@ public final class PostgreSQLTestServer: Sendable {
     /// Shuts a server from ``startPrivate()`` down as `pg_ctl stop` does by default (fast
     /// shutdown, SIGINT: sessions are ended, the cluster is kept) and waits until it has exited;
     /// ``startAgain()`` brings it back.
-    public func shutDown() async {
+    /// Throws when it had not exited within 15 s.
+    public func shutDown() async throws {
         let running = owner.withLock { $0 }
-        _ = try? await onOwnThread { running.stop(SIGINT) }
+        try await onOwnThread { try running.stop(SIGINT) }
     }
 
     /// Starts the server again after ``shutDown()``, on the same cluster and port; returns once
@@ -139,14 +144,15 @@ public final class PostgreSQLTestServer: Sendable {
         try await onOwnThread { try owner.waitUntilReady() }
     }
 
-    /// Stops a server from ``startPrivate()`` (continuing it first) and removes its directory.
-    public func stop() async {
-        _ = try? await onOwnThread { [self] in stopNow() }
+    /// Stops a server from ``startPrivate()`` (continuing it first) and removes its directory;
+    /// throws when it had not exited within 15 s or the directory could not be removed.
+    public func stop() async throws {
+        try await onOwnThread { [self] in try stopNow() }
     }
 
-    private func stopNow() {
-        owner.withLock { $0 }.stop()
-        try? FileManager.default.removeItem(atPath: directory)
+    private func stopNow() throws {
+        try owner.withLock { $0 }.stop()
+        try FileManager.default.removeItem(atPath: directory)
     }
 
     private static func freePort() throws -> Int {

@@ -25,8 +25,9 @@ final class ServerOwner: Sendable {
     /// - Throws: when it exited first or was not ready within 60 s, with its last log lines.
     func waitUntilReady() throws {
         guard ready.wait(timeout: .now() + 60) == .success else {
-            stop()
-            throw ChildProcessError(command: "postgres", reason: "not ready after 60 s: \(recentLog)")
+            var unstopped = ""
+            do { try stop() } catch { unstopped = " (nor did it stop: \(error))" }
+            throw ChildProcessError(command: "postgres", reason: "not ready after 60 s\(unstopped): \(recentLog)")
         }
         if let failure = state.withLock({ $0.failure }) {
             throw ChildProcessError(command: "postgres", reason: failure)
@@ -54,15 +55,17 @@ final class ServerOwner: Sendable {
         }
     }
 
-    /// Stops the server and waits (up to 15 s) until it has exited. By default immediate
-    /// shutdown (SIGQUIT), which skips the final checkpoint: the cluster is thrown away; SIGINT
-    /// is a fast shutdown, which keeps it. A stalled server is continued first, or it could not
-    /// act on the signal.
-    func stop(_ signal: Int32 = SIGQUIT) {
+    /// Stops the server and waits (up to 15 s) until it has exited; throws when it had not. By
+    /// default immediate shutdown (SIGQUIT), which skips the final checkpoint: the cluster is
+    /// thrown away; SIGINT is a fast shutdown, which keeps it. A stalled server is continued
+    /// first, or it could not act on the signal.
+    func stop(_ signal: Int32 = SIGQUIT) throws {
         guard let pid = state.withLock({ $0.pid }) else { return }
         signalEveryProcess(SIGCONT)
         kill(pid, signal)
-        _ = exited.wait(timeout: .now() + 15)
+        guard exited.wait(timeout: .now() + 15) == .success else {
+            throw ChildProcessError(command: "postgres", reason: "still running 15 s after signal \(signal): \(recentLog)")
+        }
     }
 
     /// The last lines of the server's log.

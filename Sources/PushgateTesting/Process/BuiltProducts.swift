@@ -6,8 +6,9 @@ public enum BuiltProducts {
     public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The directory of the debug executables.
+    public static var directory: String { packageRoot.appendingPathComponent(".build/debug").path }
+
     /// The path of the executable `name` (`pushgate`, `pushgate-relay`, `pushgate-host`).
-    public static func path(_ name: String) -> String {
-        packageRoot.appendingPathComponent(".build/debug").appendingPathComponent(name).path
-    }
+    public static func path(_ name: String) -> String { directory + "/" + name }
 }
