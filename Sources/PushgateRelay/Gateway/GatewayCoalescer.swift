@@ -64,7 +64,9 @@ final class GatewayCoalescer: Sendable {
     /// collecting window per registration, due at the earliest of their due times. A window
     /// whose time has passed is due at once.
     func restore(_ rows: [GatewayOutboxRow]) {
-        let groups = Dictionary(grouping: rows) { $0.windowId.map { Slot.sent(windowId: $0) } ?? .collecting(registrationId: $0.registrationId) }
+        let groups = Dictionary(grouping: rows) { row in
+            row.windowId.map { Slot.sent(windowId: $0) } ?? .collecting(registrationId: row.registrationId)
+        }
         for (slot, rows) in groups {
             let windowId: String? = if case .sent(let id) = slot { id } else { nil }
             enqueue(GatewayWindow(registrationId: rows[0].registrationId, hostFingerprint: rows[0].hostFingerprint,
