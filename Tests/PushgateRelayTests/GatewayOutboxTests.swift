@@ -116,6 +116,31 @@ import PushgateTesting
         await harness.stop()
     }
 
+    /// A window delivered whose rows could not be deleted (a trigger makes SQLite refuse) keeps
+    /// its delete in memory and writes it before the next attempt, so no restart sends it again.
+    @Test func aDeleteThatFailedAfterA200IsWrittenBeforeTheNextAttempt() async throws {
+        let first = try await GatewayHarness(settings: ["COALESCE_MS": "0"])
+        let (session, id, _) = try await Self.phone(first)
+        let admin = try SQLiteConnection(path: first.databasePath)
+        try admin.execute("CREATE TRIGGER outbox_delete_fails BEFORE DELETE ON push_outbox BEGIN SELECT RAISE(ABORT, 'injected'); END")
+        _ = try await first.send(GatewayHarness.send([id], title: "First"), session: session)
+        await first.advance(byMs: 0)
+        #expect(first.fake.requests.map(\.status) == [200])
+        #expect(try first.count("SELECT count(*) FROM push_outbox") == 1, "the delete failed")
+        try admin.execute("DROP TRIGGER outbox_delete_fails")
+        _ = try await first.send(GatewayHarness.send([id], title: "Second"), session: session)
+        await first.advance(byMs: 0)
+        #expect(first.fake.requests.map { $0.payload?["aps"]?["alert"]?["title"] } == ["First", "Second"])
+        #expect(try first.count("SELECT count(*) FROM push_outbox") == 0, "written before the second attempt")
+        await first.stop(keepingFiles: true)
+
+        let second = try await GatewayHarness(settings: ["COALESCE_MS": "0"], startMs: first.clock.nowMilliseconds,
+                                              directory: first.directory)
+        await second.advance(byMs: 0)
+        #expect(second.fake.requests.isEmpty && second.gateway.openWindows == 0, "nothing sent again")
+        await second.stop()
+    }
+
     @Test func aWindowStillFailingAnHourAfterAcceptanceIsDroppedAsExpired() async throws {
         let harness = try await GatewayHarness(settings: ["COALESCE_MS": "3000"])
         let (session, id, token) = try await Self.phone(harness)
