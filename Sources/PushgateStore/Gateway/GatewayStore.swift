@@ -51,7 +51,8 @@ public protocol GatewayStore: Sendable {
 
     /// Marks the outbox rows this store still holds as the window `windowId` about to be sent,
     /// and returns their send ids: only those may be sent. Rows another relay took over are left
-    /// alone, and the session that claimed holds the holder lock, so none is taken over after.
+    /// alone; on PostgreSQL the session that claimed holds the holder lock, so the rows returned
+    /// are not taken over after.
     func claimOutbox(sendIds: [String], windowId: String) async throws -> [String]
 
     /// Deletes the outbox rows this store still holds: their window was delivered, refused for
