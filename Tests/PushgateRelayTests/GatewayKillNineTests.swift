@@ -143,7 +143,7 @@ import PushgateTesting
             first.signal(SIGKILL)
             let first = first
             _ = try await blocking { first.exitStatus() }
-            if let databaseURL { try await GatewayKillNineTests.waitUntilTheKilledRelaysSessionsEnded(databaseURL) }
+            if let databaseURL { try await GatewayKillNineTests.waitUntilOutboxHoldersEnded(databaseURL) }
             let second = try RelayProcess(environment: environment)
             self.second = second
             _ = try #require(await blocking { second.port() })
@@ -162,9 +162,10 @@ import PushgateTesting
         }
     }
 
-    /// The killed relay's PostgreSQL sessions end a moment after it did, and only then does a
-    /// relay take its outbox rows over: waits (at most 10 s) until its holder lock is free.
-    fileprivate static func waitUntilTheKilledRelaysSessionsEnded(_ url: String) async throws {
+    /// A killed relay's (or a terminated session's) PostgreSQL sessions end a moment after, and
+    /// only then does a relay take its outbox rows over: waits (at most 10 s) until the lock of
+    /// every holder with rows is free.
+    static func waitUntilOutboxHoldersEnded(_ url: String) async throws {
         try await blocking {
             let connection = try PostgreSQLConnection(url: PostgreSQLURL(url),
                                                       session: .init(writeLockKey: nil, setup: ["SET lock_timeout = '10s'"]))
