@@ -14,7 +14,7 @@ import Synchronization
 ///   windows are rebuilt from it at start-up, and a failed window comes back here for its retry.
 final class GatewayCoalescer: Sendable {
     private struct OpenWindow {
-        /// Tells this window's timer from an earlier window's for the same registration.
+        /// Tells this window's timer from an earlier window's in the same slot.
         var generation: UInt64
         var window: GatewayWindow
         var timer: (any ScheduledJob)?
@@ -26,9 +26,11 @@ final class GatewayCoalescer: Sendable {
         case collecting(registrationId: String)
         case sent(windowId: String)
 
-        init(_ window: GatewayWindow) {
-            self = window.windowId.map { .sent(windowId: $0) } ?? .collecting(registrationId: window.registrationId)
+        init(windowId: String?, registrationId: String) {
+            self = windowId.map { .sent(windowId: $0) } ?? .collecting(registrationId: registrationId)
         }
+
+        var windowId: String? { if case .sent(let windowId) = self { windowId } else { nil } }
     }
 
     private struct State {
@@ -64,15 +66,12 @@ final class GatewayCoalescer: Sendable {
     /// collecting window per registration, due at the earliest of their due times. A window
     /// whose time has passed is due at once.
     func restore(_ rows: [GatewayOutboxRow]) {
-        let groups = Dictionary(grouping: rows) { row in
-            row.windowId.map { Slot.sent(windowId: $0) } ?? .collecting(registrationId: row.registrationId)
-        }
-        for (slot, rows) in groups {
-            let windowId: String? = if case .sent(let id) = slot { id } else { nil }
+        for (slot, rows) in Dictionary(grouping: rows, by: { Slot(windowId: $0.windowId, registrationId: $0.registrationId) }) {
+            let dueTimes = rows.map(\.dueAt)
             enqueue(GatewayWindow(registrationId: rows[0].registrationId, hostFingerprint: rows[0].hostFingerprint,
                                   notifications: rows.map(\.queued), attempts: rows.map(\.attempts).max() ?? 0,
-                                  dueAt: windowId == nil ? rows.map(\.dueAt).min() ?? 0 : rows.map(\.dueAt).max() ?? 0,
-                                  windowId: windowId), isNewest: false)
+                                  dueAt: (slot.windowId == nil ? dueTimes.min() : dueTimes.max()) ?? 0, windowId: slot.windowId),
+                    isNewest: false)
         }
     }
 
@@ -80,7 +79,7 @@ final class GatewayCoalescer: Sendable {
     /// already (only ever a collecting one), adds its notifications to it (that window's timer
     /// stands): after the open one's when `isNewest`, else before. The retry count is the larger.
     private func enqueue(_ window: GatewayWindow, isNewest: Bool) {
-        let slot = Slot(window)
+        let slot = Slot(windowId: window.windowId, registrationId: window.registrationId)
         let opened = state.withLock { state -> UInt64? in
             guard !state.closing else { return nil }
             if var open = state.windows[slot] {
