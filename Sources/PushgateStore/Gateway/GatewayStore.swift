@@ -52,7 +52,7 @@ public protocol GatewayStore: Sendable {
     /// Marks the outbox rows this store still holds as the window `windowId` about to be sent,
     /// and returns their send ids: only those may be sent. Rows another relay took over are left
     /// alone; on PostgreSQL the session that claimed holds the holder lock, so the rows returned
-    /// are not taken over after.
+    /// are not taken over while it lives.
     func claimOutbox(sendIds: [String], windowId: String) async throws -> [String]
 
     /// Deletes the outbox rows this store still holds: their window was delivered, refused for
