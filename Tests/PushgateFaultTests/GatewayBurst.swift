@@ -1,8 +1,9 @@
 /// Posts the gateway scenario's notifications with its fault in the middle: every host sends its
 /// notifications one after another (seq 1, 2, …, each to all its phones), the hosts at once.
 /// The fault comes as soon as every host's first third has been answered, so the windows of the
-/// latest sends are still open, and no send is in flight that could leave its fate unknown; the
-/// rest follow once it is over. No sleep orders anything.
+/// latest sends are still open, and no send is in flight that could leave its fate unknown: so
+/// every send must be answered 2xx, and one that is not fails the scenario. The rest follow once
+/// the fault is over. No sleep orders anything.
 enum GatewayBurst {
     /// One host of the scenario: its key file and its phones' registration ids and tokens.
     struct Host: Sendable {
@@ -10,12 +11,11 @@ enum GatewayBurst {
         let phones: [(registrationId: String, token: String)]
     }
 
-    /// One send and what the relay answered for each registration id; `nil` when the tool got
-    /// no answer, so it may or may not have been queued.
+    /// One send and what the relay answered for each registration id.
     struct Send: Sendable {
         let host: Int
         let seq: Int
-        let statuses: [String: String]?
+        let statuses: [String: String]
     }
 
     static func post(_ hosts: [Host], notificationsPerHost count: Int, chain: GatewayChain,
@@ -37,7 +37,9 @@ enum GatewayBurst {
                             "--registrations", host.phones.map(\.registrationId).joined(separator: ","),
                             "--title", "Host \(index) event \(seq)", "--notification-id", "host-\(index)-\(seq)", "--seq", "\(seq)",
                         ])
-                        let statuses = outcome.status == 0 ? GatewayAnswer.statuses(outcome.stdout) : nil
+                        guard outcome.status == 0, let statuses = GatewayAnswer.statuses(outcome.stdout) else {
+                            throw UnexpectedAnswer(description: "send \(index)-\(seq): \(outcome.stdout) \(outcome.stderr)")
+                        }
                         sends.append(Send(host: index, seq: seq, statuses: statuses))
                     }
                     return sends

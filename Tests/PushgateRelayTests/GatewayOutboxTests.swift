@@ -5,8 +5,9 @@ import PushgateStore
 import PushgateTesting
 
 /// The gateway's outbox (docs/gateway.md "Coalescing and delivery") on the manual scheduler: a
-/// window that failed for a passing reason tried again after its back-off or `Retry-After`,
-/// dropped an hour after acceptance, and windows rebuilt from the table at start-up.
+/// window that failed for a passing reason tried again after its back-off or `Retry-After`, apart
+/// from newer notifications and as first sent, its last retry tried, dropped an hour after
+/// acceptance; a failed delete written before the next attempt; windows rebuilt at start-up.
 @Suite(.timeLimit(.minutes(1))) struct GatewayOutboxTests {
     /// A host with one session and one iOS phone.
     private static func phone(_ harness: GatewayHarness) async throws -> (session: String, id: String, token: String) {
@@ -67,20 +68,78 @@ import PushgateTesting
         await harness.stop()
     }
 
-    @Test func aThrottleWaitsForItsRetryAfter() async throws {
+    /// A throttled window waits for its `Retry-After` apart from what is queued meanwhile, and is
+    /// resent as it was first sent, under the same collapse id.
+    @Test func aThrottleWaitsForItsRetryAfterAndIsResentAsFirstSent() async throws {
         let harness = try await GatewayHarness(settings: ["COALESCE_MS": "0"])
         let (session, id, token) = try await Self.phone(harness)
         harness.fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests, retryAfterSeconds: 30),
                                                      ScriptedResponse(status: 200)])
-        _ = try await harness.send(GatewayHarness.send([id]), session: session)
+        _ = try await harness.send(GatewayHarness.send([id], title: "First"), session: session)
         await harness.advance(byMs: 0)
         #expect(try Self.outbox(harness).map(\.dueAt) == [harness.clock.nowMilliseconds + 30_000], "longer than the back-off")
+        _ = try await harness.send(GatewayHarness.send([id], title: "Second"), session: session)
+        await harness.advance(byMs: 0)
+        #expect(harness.fake.requests.map(\.status) == [429, 200], "the new one goes in a window of its own")
         await harness.advance(byMs: 29_999)
-        #expect(harness.fake.requests.map(\.status) == [429])
+        #expect(harness.fake.requests.count == 2)
         await harness.advance(byMs: 1)
-        #expect(harness.fake.requests.map(\.status) == [429, 200])
-        #expect(harness.gateway.deliveryAttempts("throttled") == 1 && harness.gateway.deliveryAttempts("sent") == 1)
+        let requests = harness.fake.requests
+        #expect(requests.map(\.status) == [429, 200, 200])
+        #expect(requests.map { $0.payload?["aps"]?["alert"]?["title"] } == ["First", "Second", "First"])
+        let collapseIds = requests.map { $0.headers.first { $0.name == "apns-collapse-id" }?.value }
+        #expect(collapseIds[2] != nil && collapseIds[2] == collapseIds[0], "resent under its first collapse id")
+        #expect(harness.gateway.deliveryAttempts("throttled") == 1 && harness.gateway.deliveryAttempts("sent") == 2)
         await harness.stop()
+    }
+
+    /// The last retry is due a second before the hour of the window's newest notification ends,
+    /// and is tried: here it is delivered.
+    @Test func theLastRetryWithinTheHourIsTried() async throws {
+        let harness = try await GatewayHarness(settings: ["COALESCE_MS": "0"])
+        let (session, id, token) = try await Self.phone(harness)
+        harness.fake.script(token: token, ScriptedResponse(status: 503, reason: .serviceUnavailable))
+        let acceptedAt = harness.clock.nowMilliseconds
+        _ = try await harness.send(GatewayHarness.send([id]), session: session)
+        await harness.advance(byMs: 0)
+        let lastTry = acceptedAt + 3_600_000 - 1_000
+        var dueAt = try #require(try Self.outbox(harness).first?.dueAt)
+        while dueAt < lastTry {
+            await harness.advance(byMs: dueAt - harness.clock.nowMilliseconds)
+            dueAt = try #require(try Self.outbox(harness).first?.dueAt)
+        }
+        #expect(dueAt == lastTry)
+        harness.fake.script(token: token, sequence: [])
+        await harness.advance(byMs: dueAt - harness.clock.nowMilliseconds)
+        #expect(harness.fake.requests.last?.status == 200)
+        #expect(harness.gateway.counter("delivery_sent") == 1 && harness.gateway.counter("delivery_expired") == 0)
+        #expect(try harness.count("SELECT count(*) FROM push_outbox") == 0)
+        await harness.stop()
+    }
+
+    /// A window delivered whose rows could not be deleted (a trigger makes SQLite refuse) keeps
+    /// its delete in memory and writes it before the next attempt, so no restart sends it again.
+    @Test func aDeleteThatFailedAfterA200IsWrittenBeforeTheNextAttempt() async throws {
+        let first = try await GatewayHarness(settings: ["COALESCE_MS": "0"])
+        let (session, id, _) = try await Self.phone(first)
+        let admin = try SQLiteConnection(path: first.databasePath)
+        try admin.execute("CREATE TRIGGER outbox_delete_fails BEFORE DELETE ON push_outbox BEGIN SELECT RAISE(ABORT, 'injected'); END")
+        _ = try await first.send(GatewayHarness.send([id], title: "First"), session: session)
+        await first.advance(byMs: 0)
+        #expect(first.fake.requests.map(\.status) == [200])
+        #expect(try first.count("SELECT count(*) FROM push_outbox") == 1, "the delete failed")
+        try admin.execute("DROP TRIGGER outbox_delete_fails")
+        _ = try await first.send(GatewayHarness.send([id], title: "Second"), session: session)
+        await first.advance(byMs: 0)
+        #expect(first.fake.requests.map { $0.payload?["aps"]?["alert"]?["title"] } == ["First", "Second"])
+        #expect(try first.count("SELECT count(*) FROM push_outbox") == 0, "written before the second attempt")
+        await first.stop(keepingFiles: true)
+
+        let second = try await GatewayHarness(settings: ["COALESCE_MS": "0"], startMs: first.clock.nowMilliseconds,
+                                              directory: first.directory)
+        await second.advance(byMs: 0)
+        #expect(second.fake.requests.isEmpty && second.gateway.openWindows == 0, "nothing sent again")
+        await second.stop()
     }
 
     @Test func aWindowStillFailingAnHourAfterAcceptanceIsDroppedAsExpired() async throws {
@@ -133,7 +192,7 @@ import PushgateTesting
         _ = try await queue("r1", at: t0 - 5_000, dueAt: t0 - 2_000, title: "r1")
         let waiting = try await queue("r2", at: t0 - 60_000, dueAt: t0 - 57_000, title: "r2")
         try await store.postponeOutbox(sendIds: [waiting], attempts: 3, dueAt: t0 + 4_000)
-        _ = try await queue("r3", at: t0 - 3_600_000, dueAt: t0 - 3_597_000, title: "r3")
+        _ = try await queue("r3", at: t0 - 3_600_001, dueAt: t0 - 3_597_001, title: "r3")
         await store.close()
 
         let harness = try await GatewayHarness(startMs: t0, directory: directory)

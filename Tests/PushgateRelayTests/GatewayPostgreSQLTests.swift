@@ -47,6 +47,37 @@ import PushgateTesting
         await harness.stop()
     }
 
+    /// PostgreSQL drops every gateway session (as a restart does) while relay A holds a collecting
+    /// window. Before A's next statement, relay B's adoption takes its rows over; B's first try
+    /// fails (503), so B still holds the rows when A's timer fires. A's claim returns nothing, A
+    /// sends nothing, and B's retry delivers the window: the phone gets one push.
+    @Test func aWindowTakenOverWhileItsRelayWasDisconnectedIsSentOnce() async throws {
+        let url = try await PostgreSQLTestServer.required().createDatabase()
+        let relays = [try await Self.relay(url), try await Self.relay(url)]
+        let session = try await relays[0].handshake(try relays[0].newHost())
+        let token = Hex.encode(SecureRandom.bytes(32))
+        let id = try await relays[0].register(GatewayHarness.device("phone", token: token), session: session)
+        #expect(try await relays[0].send(GatewayHarness.send([id], title: "Once"), session: session) == ["\(id):queued"])
+        let terminated = try await Self.texts(url, """
+            SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity
+            WHERE application_name = ?1 AND datname = current_database()
+            """, [.text(PostgreSQLGatewayStore.applicationName)])
+        #expect(!terminated.isEmpty && terminated.allSatisfy { $0 == "true" })
+        try await GatewayKillNineTests.waitUntilOutboxHoldersEnded(url)
+        relays[1].fake.script(token: token, sequence: [ScriptedResponse(status: 503, reason: .serviceUnavailable),
+                                                       ScriptedResponse(status: 200)])
+        await relays[1].advance(byMs: 30_000)  // its adoption interval
+        await relays[1].advance(byMs: 0)
+        #expect(relays[1].fake.requests.map(\.status) == [503], "B took the window over and holds it for its retry")
+        await relays[0].advance(byMs: 3_000)
+        #expect(relays[0].fake.requests.isEmpty, "A sends nothing: its claim found the rows taken over")
+        #expect(relays[0].logs.lines.contains { $0.contains("taken over by another relay") })
+        await relays[1].advance(byMs: 1_500)
+        #expect(relays[1].fake.requests.map(\.status) == [503, 200])
+        #expect(try await Self.texts(url, "SELECT count(*)::text FROM push_outbox") == ["0"])
+        for relay in relays { await relay.stop() }
+    }
+
     @Test func twoRelaysOnOneDatabaseKeepTheDeviceCapAndTheQuotaExact() async throws {
         let url = try await PostgreSQLTestServer.required().createDatabase()
         let relays = [try await Self.relay(url), try await Self.relay(url)]

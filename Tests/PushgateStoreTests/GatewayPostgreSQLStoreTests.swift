@@ -21,6 +21,18 @@ import Testing
         return (store, try #require(admissions.first?.sendId))
     }
 
+    /// Ends every gateway store session on `url`'s database (as a server restart does); one
+    /// `"true"` per session.
+    private func terminateGatewaySessions(_ url: String) async throws -> [String] {
+        try await onOwnThread {
+            let admin = try PostgreSQLConnection(url: PostgreSQLURL(url), session: .init(writeLockKey: nil))
+            return try admin.texts("""
+                SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity
+                WHERE application_name = ?1 AND datname = current_database()
+                """, [.text(PostgreSQLGatewayStore.applicationName)])
+        }
+    }
+
     @Test func aHostLockIsTheAdvisoryLockOfItsScopeAndFingerprintUntilCommit() async throws {
         let url = try await PostgreSQLTestServer.required().createDatabase()
         try await PostgreSQLGatewayStore.open(url: PostgreSQLURL(url)).close()
@@ -50,13 +62,7 @@ import Testing
         let phone = GatewayDeviceRegistration(hostFingerprint: "MAyclgO5Kks57TlY", deviceId: "phone", platform: "ios",
                                               token: "token-1", apnsEnvironment: "sandbox", filterJSON: "{}")
         #expect(try await store.registerDevice(phone, newRegistrationId: "r1", nowMs: t0) == .registered(registrationId: "r1"))
-        let terminated = try await onOwnThread {
-            let admin = try PostgreSQLConnection(url: PostgreSQLURL(url), session: .init(writeLockKey: nil))
-            return try admin.texts("""
-                SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity
-                WHERE application_name = ?1 AND datname = current_database()
-                """, [.text(PostgreSQLGatewayStore.applicationName)])
-        }
+        let terminated = try await terminateGatewaySessions(url)
         #expect(terminated == ["true", "true"])
         // Each connection in turn: a write (BEGIN is sent again) and a read.
         for index in 0 ..< 2 {
@@ -76,13 +82,7 @@ import Testing
         let (first, _) = try await storeWithAQueuedNotification(url)
         let second = try await PostgreSQLGatewayStore.open(url: PostgreSQLURL(url), connections: 1)
         #expect(try await second.adoptOutbox() == [])
-        let terminated = try await onOwnThread {
-            let admin = try PostgreSQLConnection(url: PostgreSQLURL(url), session: .init(writeLockKey: nil))
-            return try admin.texts("""
-                SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity
-                WHERE application_name = ?1 AND datname = current_database()
-                """, [.text(PostgreSQLGatewayStore.applicationName)])
-        }
+        let terminated = try await terminateGatewaySessions(url)
         #expect(terminated.count == 3)
         // Each store's next call reconnects, and its session takes the holder's lock again.
         #expect(try await first.device(registrationId: "r1") != nil)
@@ -108,5 +108,26 @@ import Testing
         }
         #expect(adopted.map(\.queued.sendId) == [sendId])
         for store in stores { try await store.close() }
+    }
+
+    /// A store whose sessions were dropped holds no holder lock until its next call, so another
+    /// store may take its rows over before it reconnects. The first store's claim then returns
+    /// nothing and its delete and postpone leave the rows alone: only the new holder sends.
+    @Test func aStoreWhoseRowsWereTakenOverBeforeItReconnectedSendsNothing() async throws {
+        let url = try await PostgreSQLTestServer.required().createDatabase()
+        let (first, sendId) = try await storeWithAQueuedNotification(url)
+        let second = try await PostgreSQLGatewayStore.open(url: PostgreSQLURL(url), connections: 1)
+        #expect(try await terminateGatewaySessions(url).count == 3)
+        let database = StoreDatabase(engine: .postgreSQL, location: url, directory: nil)
+        try await database.waitUntilOutboxHoldersEnded()
+        // No call of the first store comes between: its sessions are gone, and so is its lock.
+        #expect(try await second.adoptOutbox().map(\.queued.sendId) == [sendId])
+        #expect(try await first.claimOutbox(sendIds: [sendId], windowId: sendId) == [], "fenced: not sent by the first")
+        try await first.postponeOutbox(sendIds: [sendId], attempts: 1, dueAt: t0 + 9_000)
+        try await first.deleteOutbox(sendIds: [sendId])
+        #expect(try await second.claimOutbox(sendIds: [sendId], windowId: sendId) == [sendId], "sent by the second")
+        #expect(try await database.count("SELECT count(*) FROM push_outbox WHERE attempts = 0") == 1, "untouched by the first")
+        try await first.close()
+        await second.close()
     }
 }

@@ -326,6 +326,7 @@ import Testing
         let gone = try await first.admitSends(hostFingerprint: host, registrationIds: ["r2"], notification: quiet, nowMs: t0 + 2,
                                               dueAt: t0 + 3_002).compactMap(\.sendId)
         try #require(both.count == 2 && later.count == 1 && gone.count == 1)
+        #expect(try await first.claimOutbox(sendIds: [both[1]], windowId: both[1]) == [both[1]])
         try await first.postponeOutbox(sendIds: [both[1]], attempts: 2, dueAt: t0 + 9_000)
         try await first.deleteOutbox(sendIds: gone)
         #expect(try await first.adoptOutbox() == [], "a store's own rows are not taken over")
@@ -334,15 +335,15 @@ import Testing
 
         try await database.withGatewayStores(1) { stores in
             func row(_ id: String, _ sendId: String, at acceptedAt: Int64, _ note: GatewayNotification, attempts: Int = 0,
-                     dueAt: Int64) -> GatewayOutboxRow {
+                     dueAt: Int64, windowId: String? = nil) -> GatewayOutboxRow {
                 GatewayOutboxRow(registrationId: id, hostFingerprint: host,
                                  queued: GatewayQueuedNotification(sendId: sendId, acceptedAt: acceptedAt, notification: note),
-                                 attempts: attempts, dueAt: dueAt)
+                                 attempts: attempts, dueAt: dueAt, windowId: windowId)
             }
             // Oldest first; the same millisecond in the order queued.
             #expect(try await stores[0].adoptOutbox() == [
                 row("r1", both[0], at: t0, Self.note, dueAt: t0 + 3_000),
-                row("r2", both[1], at: t0, Self.note, attempts: 2, dueAt: t0 + 9_000),
+                row("r2", both[1], at: t0, Self.note, attempts: 2, dueAt: t0 + 9_000, windowId: both[1]),
                 row("r1", later[0], at: t0 + 1, quiet, dueAt: t0 + 3_001),
             ])
             #expect(try await stores[0].adoptOutbox() == [], "taken over once")

@@ -3,7 +3,9 @@ import PushgateStore
 import Synchronization
 
 /// Holds each registration's notifications for a fixed window so a burst becomes one banner,
-/// and holds a window whose delivery failed for a passing reason until its retry.
+/// and holds a window whose delivery failed for a passing reason until its retry: a window once
+/// sent waits apart from the registration's collecting one, so its retry sends the same push at
+/// its own due time.
 ///
 /// - Important: orca-gateway.md §6 — the first notification opens a window and starts one
 ///   timer; later ones are appended and never extend it; on flush the window is removed before
@@ -12,14 +14,27 @@ import Synchronization
 ///   windows are rebuilt from it at start-up, and a failed window comes back here for its retry.
 final class GatewayCoalescer: Sendable {
     private struct OpenWindow {
-        /// Tells this window's timer from an earlier window's for the same registration.
+        /// Tells this window's timer from an earlier window's in the same slot.
         var generation: UInt64
         var window: GatewayWindow
         var timer: (any ScheduledJob)?
     }
 
+    /// Where a window waits: one collecting window per registration, and each window already
+    /// sent (claimed) under its own id.
+    private enum Slot: Hashable {
+        case collecting(registrationId: String)
+        case sent(windowId: String)
+
+        init(windowId: String?, registrationId: String) {
+            self = windowId.map { .sent(windowId: $0) } ?? .collecting(registrationId: registrationId)
+        }
+
+        var windowId: String? { if case .sent(let windowId) = self { windowId } else { nil } }
+    }
+
     private struct State {
-        var windows: [String: OpenWindow] = [:]
+        var windows: [Slot: OpenWindow] = [:]
         var nextGeneration: UInt64 = 0
         /// Set at shutdown: nothing is added or re-armed any more; the outbox table keeps it.
         var closing = false
@@ -46,51 +61,55 @@ final class GatewayCoalescer: Sendable {
                               attempts: 0, dueAt: scheduler.clock.nowMilliseconds + windowMs), isNewest: true)
     }
 
-    /// Puts outbox rows taken over from a relay process that ended into windows, one per
-    /// registration, due at the earliest of their due times: at once when that has passed.
+    /// Puts outbox rows taken over from a relay process that ended into windows: the rows of a
+    /// window that was sent into that window again, due at its stored retry time; the others one
+    /// collecting window per registration, due at the earliest of their due times. A window
+    /// whose time has passed is due at once.
     func restore(_ rows: [GatewayOutboxRow]) {
-        for (registrationId, rows) in Dictionary(grouping: rows, by: \.registrationId) {
-            enqueue(GatewayWindow(registrationId: registrationId, hostFingerprint: rows[0].hostFingerprint,
+        for (slot, rows) in Dictionary(grouping: rows, by: { Slot(windowId: $0.windowId, registrationId: $0.registrationId) }) {
+            let dueTimes = rows.map(\.dueAt)
+            enqueue(GatewayWindow(registrationId: rows[0].registrationId, hostFingerprint: rows[0].hostFingerprint,
                                   notifications: rows.map(\.queued), attempts: rows.map(\.attempts).max() ?? 0,
-                                  dueAt: rows.map(\.dueAt).min() ?? 0), isNewest: false)
+                                  dueAt: (slot.windowId == nil ? dueTimes.min() : dueTimes.max()) ?? 0, windowId: slot.windowId),
+                    isNewest: false)
         }
     }
 
-    /// Opens `window` with a timer for its due time, or, when its registration has a window open
-    /// already, adds its notifications there (that window's timer stands): after the open one's
-    /// when `isNewest`, else before. The retry count is the larger of the two.
+    /// Opens `window` in its slot with a timer for its due time, or, when a window is open there
+    /// already (only ever a collecting one), adds its notifications to it (that window's timer
+    /// stands): after the open one's when `isNewest`, else before. The retry count is the larger.
     private func enqueue(_ window: GatewayWindow, isNewest: Bool) {
-        let registrationId = window.registrationId
+        let slot = Slot(windowId: window.windowId, registrationId: window.registrationId)
         let opened = state.withLock { state -> UInt64? in
             guard !state.closing else { return nil }
-            if var open = state.windows[registrationId] {
+            if var open = state.windows[slot] {
                 open.window.notifications = isNewest ? open.window.notifications + window.notifications
                     : window.notifications + open.window.notifications
                 open.window.attempts = max(open.window.attempts, window.attempts)
-                state.windows[registrationId] = open
+                state.windows[slot] = open
                 return nil
             }
             state.nextGeneration += 1
-            state.windows[registrationId] = OpenWindow(generation: state.nextGeneration, window: window)
+            state.windows[slot] = OpenWindow(generation: state.nextGeneration, window: window)
             return state.nextGeneration
         }
         guard let generation = opened else { return }
         // Scheduled outside the lock: a scheduler may run the job at once on another thread.
         let timer = scheduler.schedule(afterMs: max(0, window.dueAt - scheduler.clock.nowMilliseconds)) { [weak self] in
-            self?.flush(registrationId: registrationId, generation: generation)
+            self?.flush(slot, generation: generation)
         }
         state.withLock { state in
-            if state.windows[registrationId]?.generation == generation { state.windows[registrationId]?.timer = timer }
+            if state.windows[slot]?.generation == generation { state.windows[slot]?.timer = timer }
         }
     }
 
     /// Flushes one window now (its timer fired, or shutdown): removes it, then tries it in the
     /// background; a window to try again comes back through ``enqueue(_:isNewest:)``. With
     /// `generation`, only that window, not a newer one.
-    func flush(registrationId: String, generation: UInt64? = nil) {
+    private func flush(_ slot: Slot, generation: UInt64? = nil) {
         let removed = state.withLock { state -> OpenWindow? in
-            guard let open = state.windows[registrationId], generation == nil || open.generation == generation else { return nil }
-            return state.windows.removeValue(forKey: registrationId)
+            guard let open = state.windows[slot], generation == nil || open.generation == generation else { return nil }
+            return state.windows.removeValue(forKey: slot)
         }
         guard let removed else { return }
         removed.timer?.cancel()
@@ -106,14 +125,14 @@ final class GatewayCoalescer: Sendable {
     /// finished. Windows waiting for a retry, and windows that fail now, stay in the outbox table
     /// for the next start (or, on PostgreSQL, another relay).
     func flushAll() async {
-        let (collecting, waiting) = state.withLock { state -> ([String], [OpenWindow]) in
+        let (collecting, waiting) = state.withLock { state -> ([Slot], [OpenWindow]) in
             state.closing = true
-            let waiting = state.windows.filter { $0.value.window.attempts > 0 }
-            for registrationId in waiting.keys { state.windows.removeValue(forKey: registrationId) }
+            let waiting = state.windows.filter { $0.value.window.attempts > 0 || $0.value.window.windowId != nil }
+            for slot in waiting.keys { state.windows.removeValue(forKey: slot) }
             return (Array(state.windows.keys), Array(waiting.values))
         }
         waiting.forEach { $0.timer?.cancel() }
-        for registrationId in collecting { flush(registrationId: registrationId) }
+        for slot in collecting { flush(slot) }
         await deliveries.waitUntilIdle()
     }
 

@@ -3,8 +3,9 @@ import PushgateProviders
 import PushgateStore
 
 /// One attempt at a window whose notifications wait in the outbox table: its expired
-/// notifications go, the summary of the rest is sent, then their rows are deleted or, after a
-/// passing failure, kept with the attempt recorded for a retry.
+/// notifications go, its rows are claimed (only those this relay still holds are sent), the
+/// summary is sent, then the rows are deleted or, after a passing failure, kept with the attempt
+/// recorded for a retry.
 ///
 /// - Important: orca-gateway.md §6 and §7 — the registration is looked up again (deleted, dead
 ///   or another host's meanwhile → nothing is sent); a dead answer marks it dead (§7.3) if it
@@ -18,19 +19,23 @@ struct GatewayOutboxDelivery: Sendable {
     let counters: GatewayCounters
     let attempts: GatewayAttemptCounter
     let logger: Logger
+    let unsettled = GatewayUnsettledDeletes()
 
     /// Tries `window` once; returns it to try again (attempts and due time updated), or `nil`
     /// when it is done with. Never throws.
     func attempt(_ window: GatewayWindow) async -> GatewayWindow? {
         var window = window
         let host = Redact.serverId(window.hostFingerprint)
-        let now = clock.nowMilliseconds
-        let expired = window.notifications.filter { GatewayRetryPolicy.hasExpired(acceptedAt: $0.acceptedAt, nowMs: now) }
+        do {
+            try await unsettled.settle(in: store)
+        } catch {
+            // Kept for the next attempt; nothing of this window depends on them.
+            logger.error("gateway outbox: deleting delivered rows failed again", ["error": "\(type(of: error))", "host": host])
+        }
+        let expired = expiredNotifications(of: window, nowMs: clock.nowMilliseconds)
         if !expired.isEmpty {
-            window.notifications.removeAll { GatewayRetryPolicy.hasExpired(acceptedAt: $0.acceptedAt, nowMs: now) }
-            counters.count(.deliveryExpired, by: expired.count)
-            logger.warning("gateway notifications undelivered an hour after acceptance; dropped",
-                           ["notifications": "\(expired.count)", "attempts": "\(window.attempts)", "host": host])
+            window.notifications.removeAll { expired.contains($0) }
+            drop(expired, attempts: window.attempts, host: host)
             await delete(expired.map(\.sendId), host: host)
         }
         guard !window.notifications.isEmpty else { return nil }
@@ -48,6 +53,22 @@ struct GatewayOutboxDelivery: Sendable {
             await delete(window.sendIds, host: host)
             return nil
         }
+        let windowId = window.windowId ?? window.notifications[0].sendId
+        let held: [String]
+        do {
+            held = try await store.claimOutbox(sendIds: window.sendIds, windowId: windowId)
+        } catch {
+            logger.error("gateway delivery: claiming the outbox rows failed", ["error": "\(type(of: error))", "host": host])
+            attempts.count(.failed(reason: "store", failure: .notSent))
+            return await postpone(window, reason: "store", failure: .notSent, platform: device.platform, host: host)
+        }
+        // Rows another relay took over (this one had lost its holder lock) are that relay's to send.
+        window.notifications.removeAll { !held.contains($0.sendId) }
+        guard !window.notifications.isEmpty else {
+            logger.warning("gateway delivery: the window's rows were taken over by another relay; not sent", ["host": host])
+            return nil
+        }
+        window.windowId = windowId
         let outcome = await deliverer.send(window.delivery, to: device)
         attempts.count(outcome)
         switch outcome {
@@ -73,14 +94,34 @@ struct GatewayOutboxDelivery: Sendable {
         return nil
     }
 
-    /// Records the failed attempt in the rows and returns the window due again after its back-off.
+    /// A window sent once keeps its notifications together (its push must stay the same), so it
+    /// expires as a whole with its newest; one still collecting loses each notification past its hour.
+    private func expiredNotifications(of window: GatewayWindow, nowMs: Int64) -> [GatewayQueuedNotification] {
+        let expired = { (note: GatewayQueuedNotification) in GatewayRetryPolicy.hasExpired(acceptedAt: note.acceptedAt, nowMs: nowMs) }
+        guard window.windowId != nil else { return window.notifications.filter(expired) }
+        return window.notifications.allSatisfy(expired) ? window.notifications : []
+    }
+
+    private func drop(_ expired: [GatewayQueuedNotification], attempts: Int, host: String) {
+        counters.count(.deliveryExpired, by: expired.count)
+        logger.warning("gateway notifications undelivered an hour after acceptance; dropped",
+                       ["notifications": "\(expired.count)", "attempts": "\(attempts)", "host": host])
+    }
+
+    /// Records the failed attempt in the rows and returns the window due again after its back-off;
+    /// `nil`, with the rows dropped as expired, when no further attempt fits in their hour.
     private func postpone(_ window: GatewayWindow, reason: String, failure: ProviderFailure, platform: String,
-                          host: String) async -> GatewayWindow {
+                          host: String) async -> GatewayWindow? {
         var retry = window
         retry.attempts += 1
         let now = clock.nowMilliseconds
-        retry.dueAt = GatewayRetryPolicy.nextAttempt(after: failure, attempts: retry.attempts, nowMs: now,
-                                                     newestAcceptedAt: window.notifications.map(\.acceptedAt).max() ?? now)
+        guard let dueAt = GatewayRetryPolicy.nextAttempt(after: failure, attempts: retry.attempts, nowMs: now,
+                                                         newestAcceptedAt: window.notifications.map(\.acceptedAt).max() ?? now) else {
+            drop(window.notifications, attempts: retry.attempts, host: host)
+            await delete(window.sendIds, host: host)
+            return nil
+        }
+        retry.dueAt = dueAt
         logger.warning("gateway delivery failed; tried again later",
                        ["platform": platform, "outcome": "retry", "reason": reason, "attempt": "\(retry.attempts)",
                         "retryInMs": "\(retry.dueAt - now)", "host": host])
@@ -97,7 +138,8 @@ struct GatewayOutboxDelivery: Sendable {
         do {
             try await store.deleteOutbox(sendIds: sendIds)
         } catch {
-            // The rows stay until the next start, which tries them again (or drops them, once expired).
+            // Kept in memory and deleted before the next attempt, so the window is not sent again.
+            unsettled.keep(sendIds)
             logger.error("gateway outbox: deleting delivered rows failed", ["error": "\(type(of: error))", "host": host])
         }
     }

@@ -16,14 +16,20 @@ enum GatewayRetryPolicy {
     /// retries leave it to the host, but the gateway has already answered its host.
     static func retries(after failure: ProviderFailure) -> Bool { failure != .rejected }
 
+    /// The last retry is due this long before the hour of the window's newest notification
+    /// ends, so a timer that fires a little late still finds it within its hour.
+    static let lastTryLeadMs: Int64 = 1_000
+
     /// When a window is due again after its `attempts`-th failed attempt (1 for the first): the
-    /// back-off from `nowMs`, but never past the expiry of its newest notification, so that
-    /// every window ends within the lifetime of what it holds.
-    static func nextAttempt(after failure: ProviderFailure, attempts: Int, nowMs: Int64, newestAcceptedAt: Int64) -> Int64 {
+    /// back-off from `nowMs`, but never past ``lastTryLeadMs`` before the expiry of its newest
+    /// notification, so that every window ends within the lifetime of what it holds; `nil` when
+    /// no further attempt fits in that lifetime.
+    static func nextAttempt(after failure: ProviderFailure, attempts: Int, nowMs: Int64, newestAcceptedAt: Int64) -> Int64? {
         let delay = backOff.delayMs(retry: attempts - 1, retryAfterSeconds: failure.retryAfterSeconds)
-        return min(nowMs + delay, newestAcceptedAt + lifetimeMs)
+        let dueAt = min(nowMs + delay, newestAcceptedAt + lifetimeMs - lastTryLeadMs)
+        return dueAt > nowMs ? dueAt : nil
     }
 
     /// Whether a notification accepted at `acceptedAt` has outlived its lifetime at `nowMs`.
-    static func hasExpired(acceptedAt: Int64, nowMs: Int64) -> Bool { nowMs - acceptedAt >= lifetimeMs }
+    static func hasExpired(acceptedAt: Int64, nowMs: Int64) -> Bool { nowMs - acceptedAt > lifetimeMs }
 }

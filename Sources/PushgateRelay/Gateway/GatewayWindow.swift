@@ -9,6 +9,10 @@ struct GatewayWindow: Sendable {
     var notifications: [GatewayQueuedNotification]
     var attempts: Int
     var dueAt: Int64
+    /// Set when the window is first claimed for a send (its first notification's send id, kept
+    /// in its rows): from then on it takes no other notification, so every resend is the push
+    /// that may have arrived, under the same collapse id. `nil` while it collects.
+    var windowId: String? = nil
 
     var sendIds: [String] { notifications.map(\.sendId) }
 

@@ -22,12 +22,17 @@ public struct GatewayOutboxRow: Sendable, Equatable {
     public var attempts: Int
     /// When its window is due: the end of the coalescing window, or the next retry.
     public var dueAt: Int64
+    /// The window it was claimed for before a send (``GatewayStore/claimOutbox(sendIds:windowId:)``);
+    /// `nil` while its window was still collecting.
+    public var windowId: String?
 
-    public init(registrationId: String, hostFingerprint: String, queued: GatewayQueuedNotification, attempts: Int, dueAt: Int64) {
+    public init(registrationId: String, hostFingerprint: String, queued: GatewayQueuedNotification, attempts: Int, dueAt: Int64,
+                windowId: String? = nil) {
         self.registrationId = registrationId
         self.hostFingerprint = hostFingerprint
         self.queued = queued
         self.attempts = attempts
         self.dueAt = dueAt
+        self.windowId = windowId
     }
 }

@@ -15,9 +15,13 @@ enum GatewayOutboxSQL {
     static let adopt = """
         UPDATE push_outbox SET holder = ?1 WHERE holder = ?2
         RETURNING send_id, registration_id, host_fingerprint, accepted_at, due_at, attempts, notification_id,
-            notification_seq, notification_epoch, source, agent_state, title, body, worktree_id, rowid
+            notification_seq, notification_epoch, source, agent_state, title, body, worktree_id, window_id, rowid
         """
-    static let delete = "DELETE FROM push_outbox WHERE send_id = ?1"
-    /// `?2` failed attempts so far, `?3` when the next is due.
-    static let postpone = "UPDATE push_outbox SET attempts = ?2, due_at = ?3 WHERE send_id = ?1"
+    /// Marks row `?1` as part of window `?2` if holder `?3` still holds it, and says so by
+    /// returning it: the fence that keeps a relay from sending rows another has taken over.
+    static let claim = "UPDATE push_outbox SET window_id = ?2 WHERE send_id = ?1 AND holder = ?3 RETURNING send_id"
+    /// `?2` the holder: a row taken over meanwhile is the new holder's.
+    static let delete = "DELETE FROM push_outbox WHERE send_id = ?1 AND holder = ?2"
+    /// `?2` failed attempts so far, `?3` when the next is due, `?4` the holder.
+    static let postpone = "UPDATE push_outbox SET attempts = ?2, due_at = ?3 WHERE send_id = ?1 AND holder = ?4"
 }

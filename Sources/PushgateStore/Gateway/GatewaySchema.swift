@@ -1,5 +1,5 @@
-/// The gateway's tables in the relay database: schema version 2, and the outbox (version 4;
-/// PostgreSQL's migration 5).
+/// The gateway's tables in the relay database: schema version 2, the outbox (version 4;
+/// PostgreSQL's migration 5) and its window ids (version 5; PostgreSQL's migration 6).
 ///
 /// - Important: orca-gateway.md §8 — the generation-1 DDL as written there (it runs unchanged
 ///   on SQLite and PostgreSQL). Only hashes of proofs and session tokens are stored.
@@ -76,4 +76,9 @@ enum GatewaySchema {
           worktree_id        TEXT);
         CREATE INDEX push_outbox_holder ON push_outbox(holder);
         """
+
+    /// The window an outbox row was claimed for before its first send, so that a restart
+    /// rebuilds that window as sent and resends the same push (docs/gateway.md "Coalescing and
+    /// delivery"); NULL while its window collects.
+    static let outboxWindows = "ALTER TABLE push_outbox ADD COLUMN window_id TEXT;"
 }

@@ -49,10 +49,18 @@ public protocol GatewayStore: Sendable {
     /// the previous run) and returns them, oldest first.
     func adoptOutbox() async throws -> [GatewayOutboxRow]
 
-    /// Deletes outbox rows: their window was delivered, refused for good, or expired.
+    /// Marks the outbox rows this store still holds as the window `windowId` about to be sent,
+    /// and returns their send ids: only those may be sent. Rows another relay took over are left
+    /// alone; on PostgreSQL the session that claimed holds the holder lock, so the rows returned
+    /// are not taken over while it lives.
+    func claimOutbox(sendIds: [String], windowId: String) async throws -> [String]
+
+    /// Deletes the outbox rows this store still holds: their window was delivered, refused for
+    /// good, or expired.
     func deleteOutbox(sendIds: [String]) async throws
 
-    /// Records a failed attempt at the window of these outbox rows: `attempts` so far, the next due at `dueAt`.
+    /// Records a failed attempt at the window of the outbox rows this store still holds:
+    /// `attempts` so far, the next due at `dueAt`.
     func postponeOutbox(sendIds: [String], attempts: Int, dueAt: Int64) async throws
 
     /// Marks a registration dead if it still has `token` (a re-registration since is left alone).

@@ -1,6 +1,7 @@
 /// The outbox rules (docs/gateway.md "Coalescing and delivery"): a row per queued notification,
-/// written with its send-log row, deleted once its window is dealt with, postponed by a retry,
-/// and taken over by the next relay when the process that held it has ended.
+/// written with its send-log row, claimed for its window before each send, deleted once its
+/// window is dealt with, postponed by a retry, and taken over by the next relay when the process
+/// that held it has ended. Claim, delete and postpone touch only rows the caller still holds.
 extension GatewayTables {
     /// Queues one admitted notification, inside the transaction that charged it.
     static func queue(_ queued: GatewayQueuedNotification, registrationId: String, hostFingerprint: String, holder: Int64,
@@ -26,23 +27,33 @@ extension GatewayTables {
         for text in try connection.texts(GatewayOutboxSQL.otherHolders, [.integer(holder)]) {
             guard let other = Int64(text), try connection.holderHasEnded(other) else { continue }
             // RETURNING: only the rows this transaction moved, even when another relay raced for them.
-            for row in try connection.rows(GatewayOutboxSQL.adopt, [.integer(holder), .integer(other)], columns: 15) {
+            for row in try connection.rows(GatewayOutboxSQL.adopt, [.integer(holder), .integer(other)], columns: 16) {
                 let note = GatewayNotification(notificationId: row[6], notificationSeq: integer(row[7]), notificationEpoch: row[8] ?? "",
                                                source: row[9] ?? "", agentState: row[10], title: row[11] ?? "", body: row[12] ?? "",
                                                worktreeId: row[13])
                 let queued = GatewayQueuedNotification(sendId: row[0] ?? "", acceptedAt: integer(row[3]), notification: note)
                 adopted.append((GatewayOutboxRow(registrationId: row[1] ?? "", hostFingerprint: row[2] ?? "", queued: queued,
-                                                 attempts: Int(integer(row[5])), dueAt: integer(row[4])), integer(row[14])))
+                                                 attempts: Int(integer(row[5])), dueAt: integer(row[4]), windowId: row[14]),
+                                 integer(row[15])))
             }
         }
         return adopted.sorted { ($0.row.queued.acceptedAt, $0.rowid) < ($1.row.queued.acceptedAt, $1.rowid) }.map(\.row)
     }
 
-    static func deleteOutbox(sendIds: [String], on connection: some GatewayConnection) throws {
-        for id in sendIds { try connection.run(GatewayOutboxSQL.delete, [.text(id)]) }
+    /// Marks the rows `holder` still holds as window `windowId`; returns their send ids.
+    static func claimOutbox(sendIds: [String], windowId: String, holder: Int64,
+                            on connection: some GatewayConnection) throws -> [String] {
+        try sendIds.flatMap { try connection.texts(GatewayOutboxSQL.claim, [.text($0), .text(windowId), .integer(holder)]) }
     }
 
-    static func postponeOutbox(sendIds: [String], attempts: Int, dueAt: Int64, on connection: some GatewayConnection) throws {
-        for id in sendIds { try connection.run(GatewayOutboxSQL.postpone, [.text(id), .integer(Int64(attempts)), .integer(dueAt)]) }
+    static func deleteOutbox(sendIds: [String], holder: Int64, on connection: some GatewayConnection) throws {
+        for id in sendIds { try connection.run(GatewayOutboxSQL.delete, [.text(id), .integer(holder)]) }
+    }
+
+    static func postponeOutbox(sendIds: [String], attempts: Int, dueAt: Int64, holder: Int64,
+                               on connection: some GatewayConnection) throws {
+        for id in sendIds {
+            try connection.run(GatewayOutboxSQL.postpone, [.text(id), .integer(Int64(attempts)), .integer(dueAt), .integer(holder)])
+        }
     }
 }

@@ -116,12 +116,21 @@ public final class PostgreSQLGatewayStore: GatewayStore {
         return try await write { try GatewayTables.adoptOutbox(holder: holder, on: $0) }
     }
 
+    public func claimOutbox(sendIds: [String], windowId: String) async throws -> [String] {
+        let holder = holder
+        return try await write { try GatewayTables.claimOutbox(sendIds: sendIds, windowId: windowId, holder: holder, on: $0) }
+    }
+
     public func deleteOutbox(sendIds: [String]) async throws {
-        try await write { try GatewayTables.deleteOutbox(sendIds: sendIds, on: $0) }
+        let holder = holder
+        try await write { try GatewayTables.deleteOutbox(sendIds: sendIds, holder: holder, on: $0) }
     }
 
     public func postponeOutbox(sendIds: [String], attempts: Int, dueAt: Int64) async throws {
-        try await write { try GatewayTables.postponeOutbox(sendIds: sendIds, attempts: attempts, dueAt: dueAt, on: $0) }
+        let holder = holder
+        try await write { connection in
+            try GatewayTables.postponeOutbox(sendIds: sendIds, attempts: attempts, dueAt: dueAt, holder: holder, on: connection)
+        }
     }
 
     public func markDead(registrationId: String, token: String, nowMs: Int64) async throws {

@@ -59,6 +59,8 @@ enum PostgreSQLSchema {
 
             ALTER TABLE push_outbox ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY;
             """),
+        // The outbox's window ids (SQLite's migration 5).
+        Migration(version: 6, sql: GatewaySchema.outboxWindows),
     ]
 
     /// Brings the database at `url` up to the last migration on a short-lived connection of
