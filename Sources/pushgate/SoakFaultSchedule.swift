@@ -5,9 +5,7 @@ import Synchronization
 /// The soak's faults: the same in every minute, at the same seconds, all inside the minute's
 /// fifth 10-second window (seconds 40 to 50), so two minutes compare like with like and five
 /// windows of each minute are free of them. The relay and host kills come in the first minute
-/// and every fifth after it (minutes 1, 6, 11, …) but never in the last: a restart gives a
-/// process fresh memory and descriptors, so a kill every minute, or in the last, would hide a
-/// leak from the comparison of the second minute with the last.
+/// only (see ``hasKills(_:)``).
 struct SoakFaultSchedule: Sendable {
     /// One fault and the second of the minute it happens at.
     struct Fault: Sendable {
@@ -16,9 +14,6 @@ struct SoakFaultSchedule: Sendable {
         let killMinutesOnly: Bool
         let act: @Sendable (SoakChain, HostRestartGate) throws -> Void
     }
-
-    /// Every fifth minute from the first has the kills.
-    static let killEveryMinutes = 5
 
     /// The fake's 503 burst for these device tokens.
     let alertTokens: [String]
@@ -35,10 +30,11 @@ struct SoakFaultSchedule: Sendable {
         ]
     }
 
-    /// Whether minute `minute` (1-based) of a run of `minutes` has the kills.
-    static func hasKills(_ minute: Int, of minutes: Int) -> Bool {
-        (minute - 1) % killEveryMinutes == 0 && minute < minutes
-    }
+    /// Whether minute `minute` (1-based) has the kills: the first only, the
+    /// warm-up, so that minute 2 and the last are one life of each process. A restart between
+    /// them gives fresh memory and pools that settle at another size, and the rule would compare
+    /// two processes instead of one that ran for the whole time.
+    static func hasKills(_ minute: Int) -> Bool { minute == 1 }
 
     /// Runs the faults of `minutes` minutes from `start` on the calling thread, each at its time;
     /// `noted` gets each fault's name once done. Returns early when `stop` is signalled, leaving
@@ -46,7 +42,7 @@ struct SoakFaultSchedule: Sendable {
     func run(on chain: SoakChain, restarts: HostRestartGate, from start: ContinuousClock.Instant, minutes: Int,
              stop: DispatchSemaphore, noted: (String) -> Void) throws {
         for minute in 1...minutes {
-            for fault in faults where !fault.killMinutesOnly || Self.hasKills(minute, of: minutes) {
+            for fault in faults where !fault.killMinutesOnly || Self.hasKills(minute) {
                 let due = start + .seconds((minute - 1) * 60 + fault.second)
                 if stop.wait(timeout: .now() + ContinuousClock.now.duration(to: due).inSeconds) == .success {
                     chain.fake.child.signal(SIGCONT)
