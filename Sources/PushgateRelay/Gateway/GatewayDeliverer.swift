@@ -4,8 +4,8 @@ import PushgateStore
 
 /// Sends one window's summary to its registration's provider and says what came of it.
 ///
-/// - Important: orca-gateway.md §7 — APNs for iOS (§7.1), FCM for Android (§7.2); a dead
-///   answer (§7.3) is reported as such, any other failure with its ``ProviderFailure``, which
+/// - Important: docs/gateway.md "Coalescing and delivery" — APNs for iOS, FCM for Android; a
+///   dead answer is reported as such, any other failure with its ``ProviderFailure``, which
 ///   decides whether the outbox tries it again (``GatewayRetryPolicy``).
 struct GatewayDeliverer: Sendable {
     /// What became of one attempt.

@@ -7,8 +7,8 @@ import PushgateStore
 /// summary is sent, then the rows are deleted or, after a passing failure, kept with the attempt
 /// recorded for a retry.
 ///
-/// - Important: orca-gateway.md §6 and §7 — the registration is looked up again (deleted, dead
-///   or another host's meanwhile → nothing is sent); a dead answer marks it dead (§7.3) if it
+/// - Important: docs/gateway.md "Coalescing and delivery" — the registration is looked up again (deleted, dead
+///   or another host's meanwhile → nothing is sent); a dead answer marks it dead if it
 ///   still has that token. Pushgate retries what failed for a passing reason until an hour after
 ///   acceptance (docs/gateway.md "Coalescing and delivery"). Logs name the platform, outcome,
 ///   reason and 4 characters of the fingerprint, never a token or a notification's text.

@@ -16,7 +16,7 @@ struct GatewayWindow: Sendable {
 
     var sendIds: [String] { notifications.map(\.sendId) }
 
-    /// The summary the window sends (orca-gateway.md §6).
+    /// The summary the window sends (docs/gateway.md, "Coalescing and delivery").
     var delivery: GatewayDelivery {
         GatewayDelivery(registrationId: registrationId, hostFingerprint: hostFingerprint,
                         latest: notifications[notifications.count - 1].notification, count: notifications.count,

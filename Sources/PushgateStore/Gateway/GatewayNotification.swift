@@ -1,6 +1,6 @@
 /// One accepted `/v1/send` notification: what its window and the outbox table keep of it.
 ///
-/// - Important: orca-gateway.md §4 — the fields of the request's `notification` object.
+/// - Important: docs/gateway.md "Devices, send, quotas" — the fields of the request's `notification` object.
 public struct GatewayNotification: Sendable, Equatable {
     public var notificationId: String?
     public var notificationSeq: Int64
