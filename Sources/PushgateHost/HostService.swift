@@ -147,7 +147,7 @@ public final class HostService: Sendable {
         let payload = hapi.fanout.mayDeliver || webFallback != nil ? HapiComposer.payload(for: event) : nil
         var tally = HapiTally()
         var hapiFailed = false
-        if let payload, owed.map({ $0.hapiTokens?.isEmpty != true }) ?? true {
+        if let payload, owed.map({ UnqueuedPushes.Owed.anyOwed($0.hapiTokens) }) ?? true {
             do {
                 tally = try await hapi.fanout.deliver(payload, namespace: HapiDeviceRoutes.namespace, eventId: event.eventId,
                                                       only: owed?.hapiTokens)
@@ -156,7 +156,7 @@ public final class HostService: Sendable {
                 logger.error("hapi dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
             }
         }
-        var result = owed.map { $0.alertTokens?.isEmpty != true } ?? true
+        var result = owed.map({ UnqueuedPushes.Owed.anyOwed($0.alertTokens) }) ?? true
             ? await dispatcher.dispatch(event, only: owed?.alertTokens)
             : DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0)
         let alertsFailed = result.storeUnavailable

@@ -324,7 +324,8 @@ public final class LiveActivityEngine: Sendable {
         try await store.save(rows: kept)
         try await store.remove(tokens: removed)
         // A queued end still needs its relay binding; the outbox forgets it once the end is over.
-        await transport.forget(removed.filter { token in !owedEnds.contains { $0.token == token } })
+        let queuedEnds = Set(owedEnds.map(\.token))
+        await transport.forget(removed.filter { !queuedEnds.contains($0) })
         logger.info("Live Activity pushes sent", ["transport": transport.name, "requests": "\(delivery.requests)",
                                                   "accepted": "\(delivery.accepted)", "failed": "\(delivery.failed)",
                                                   "dropped": "\(delivery.dropped)", "eventVersion": "\(version)"])

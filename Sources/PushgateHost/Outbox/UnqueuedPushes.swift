@@ -13,6 +13,9 @@ final class UnqueuedPushes: Sendable {
     struct Owed: Sendable, Equatable {
         var alertTokens: Set<String>? = []
         var hapiTokens: Set<String>? = []
+
+        /// Whether any device of a kind is owed: nil (every one) or a set that is not empty.
+        static func anyOwed(_ tokens: Set<String>?) -> Bool { tokens?.isEmpty != true }
     }
 
     private let clock: any WallClock
