@@ -22,6 +22,29 @@ import Testing
         #expect(limiter.allow("a", nowMs: 502), "a was forgotten, so it starts afresh")
     }
 
+    /// A key holds the requests of one window, not `limit` of them: under a steady rate far
+    /// below a high limit its memory stays at that rate's window, and the budget stays exact
+    /// across growing and shrinking.
+    @Test func aKeyHoldsOneWindowOfRequestsAndTheBudgetStaysExact() {
+        let limiter = RateLimiter(limit: 1_000_000, windowMs: 1_000)
+        for ms in stride(from: Int64(0), to: 600_000, by: 10) { #expect(limiter.allow("steady", nowMs: ms)) }
+        let held = limiter.heldTimes(of: "steady")
+        #expect(held.times == 100, "one second at 100 a second")
+        #expect(held.room <= 256, "room for about one window, not for the limit: \(held.room)")
+
+        let small = RateLimiter(limit: 50, windowMs: 1_000)
+        for ms in Int64(0)..<50 { #expect(small.allow("k", nowMs: ms)) }
+        #expect(!small.allow("k", nowMs: 999), "the fifty are all inside the window")
+        #expect(small.allow("k", nowMs: 1_000), "the first left the window")
+        #expect(!small.allow("k", nowMs: 1_000))
+        #expect(small.allow("k", nowMs: 5_000), "after a quiet spell the key starts afresh")
+        #expect(small.heldTimes(of: "k").times == 1)
+        #expect(small.heldTimes(of: "k").room == 8, "the room shrank with the window")
+        for ms in Int64(5_001)..<5_049 { #expect(small.allow("k", nowMs: ms)) }
+        #expect(small.allow("k", nowMs: 5_049))
+        #expect(!small.allow("k", nowMs: 5_050), "fifty again, across the buffer's wrap and growth")
+    }
+
     /// A client held at its limit keeps asking: it is in use, so an idle key goes before it.
     @Test func aClientRefusedAtItsLimitIsRecentlyUsedToo() {
         let limiter = RateLimiter(limit: 1, maxKeys: 2)

@@ -1,29 +1,51 @@
 import Synchronization
 
 /// "N per rolling 60 s" per key: a request is allowed when fewer than N were allowed in the
-/// window that ends now (an exact sliding-window log of the last N request times).
+/// window that ends now (an exact sliding-window log of the request times inside the window).
 ///
 /// - Important: at most `maxKeys` keys are tracked; when full, keys with no request inside the
 ///   window go first, then the least recently used: a flood of new keys makes the limiter forget
 ///   old ones (they come back with a fresh budget), it never locks a newcomer out
 ///   (docs/security.md, M1).
 public final class RateLimiter: Sendable {
-    /// The last `limit` allowed request times of one key, oldest first from `next`, and when it
-    /// was last asked for (allowed or not: a client held at its limit is in use, not idle).
+    /// The allowed request times of one key that are still inside the window, oldest first
+    /// from `head` in a circular buffer, and when the key was last asked for (allowed or not: a
+    /// client held at its limit is in use, not idle). Times that leave the window are dropped
+    /// and the buffer shrinks with them, so a key holds one window's requests, not `limit` of
+    /// them for ever.
     private struct Ring {
         var times: [Int64] = []
-        var next = 0
+        var head = 0
+        var count = 0
         var lastSeen: Int64 = .min
 
-        var newest: Int64 { times.isEmpty ? .min : times[(next + times.count - 1) % times.count] }
+        var newest: Int64 { count == 0 ? .min : times[(head + count - 1) % times.count] }
 
-        mutating func append(_ time: Int64, limit: Int) {
-            if times.count < limit {
-                times.append(time)
-            } else {
-                times[next] = time
-                next = (next + 1) % limit
+        /// Drops the times at or before `windowStart`; halves the buffer while it is at most a
+        /// quarter full.
+        mutating func dropTimes(through windowStart: Int64) {
+            while count > 0, times[head] <= windowStart {
+                head = (head + 1) % times.count
+                count -= 1
             }
+            if count == 0 { head = 0 }
+            while times.count > Self.smallest, count <= times.count / 4 { resize(to: max(Self.smallest, times.count / 2)) }
+        }
+
+        /// Appends `time`; the buffer doubles when full, up to `limit`.
+        mutating func append(_ time: Int64, limit: Int) {
+            if count == times.count { resize(to: min(limit, max(Self.smallest, times.count * 2))) }
+            times[(head + count) % times.count] = time
+            count += 1
+        }
+
+        private static let smallest = 8
+
+        private mutating func resize(to capacity: Int) {
+            var resized = [Int64](repeating: 0, count: capacity)
+            for offset in 0..<count { resized[offset] = times[(head + offset) % times.count] }
+            times = resized
+            head = 0
         }
     }
 
@@ -60,7 +82,8 @@ public final class RateLimiter: Sendable {
 
     private static func record(_ ring: inout Ring, nowMs: Int64, windowStart: Int64, limit: Int) -> Bool {
         ring.lastSeen = nowMs
-        if ring.times.count == limit, ring.times[ring.next] > windowStart { return false }
+        ring.dropTimes(through: windowStart)
+        if ring.count == limit { return false }
         ring.append(nowMs, limit: limit)
         return true
     }
@@ -70,6 +93,11 @@ public final class RateLimiter: Sendable {
 
     /// The number of keys currently tracked.
     public var trackedKeys: Int { state.withLock { $0.rings.count } }
+
+    /// The request times kept for `key` and the room allocated for them.
+    func heldTimes(of key: String) -> (times: Int, room: Int) {
+        state.withLock { state in state.rings[key].map { ($0.count, $0.times.count) } ?? (0, 0) }
+    }
 
     private func purge(_ state: inout State, nowMs: Int64) {
         state.rings = state.rings.filter { $0.value.newest > nowMs - windowMs }
