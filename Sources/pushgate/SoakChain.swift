@@ -40,10 +40,8 @@ final class SoakChain: Sendable {
         var relayEnvironment = try FakeAPNs.relayEnvironment(
             origin: "https://127.0.0.1:\(fake.port)", apnsKey: providerKey, keyId: Self.keyId, teamId: Self.teamId,
             bundleId: Self.bundleId, caFile: directory + "/fake-apns.pem", databasePath: directory + "/relay.sqlite")
-        // Limits out of the load's way, but no higher: a limiter keeps one timestamp per request
-        // up to its limit per key, so 1 000 000 a minute would grow by 8 bytes a request for
-        // ten minutes and read as a leak; 250 000 is more than the chain's capacity makes in a
-        // minute and fills within the first three. A replay key lives TIMESTAMP_SKEW_MS + 1 s:
+        // Limits out of the load's way: half the chain's capacity is about 150 000 requests a
+        // minute. A replay key lives TIMESTAMP_SKEW_MS + 1 s:
         // 31 s here, so the replay set reaches its steady size within the first minute; with
         // the default 301 s it would grow through half of a 10-minute run.
         for limit in PushChainProcesses.rateLimits { relayEnvironment["PUSHGATE_RELAY_" + limit] = "250000" }

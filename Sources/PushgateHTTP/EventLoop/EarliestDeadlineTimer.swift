@@ -7,12 +7,12 @@ import Glibc
 /// firing only makes its owner look again and re-arm.
 ///
 /// Not thread-safe: its owner calls it from one thread at a time.
-final class EarliestDeadlineTimer {
-    let descriptor: Int32
+package final class EarliestDeadlineTimer {
+    package let descriptor: Int32
     /// When the timerfd fires next, nil when it is not armed.
     private var armed: UInt64?
 
-    init() throws(HTTPServerError) {
+    package init() throws(HTTPServerError) {
         descriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         guard descriptor >= 0 else { throw .startFailed(errno: errno, message: "cannot create a timerfd") }
     }
@@ -20,14 +20,14 @@ final class EarliestDeadlineTimer {
     deinit { Glibc.close(descriptor) }
 
     /// CLOCK_MONOTONIC in ns; never 0 (an all-zero timerfd setting disarms it).
-    static func now() -> UInt64 {
+    package static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return max(1, UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec))
     }
 
     /// Makes the timer fire by `deadline` (monotonic ns); a later deadline keeps the earlier firing.
-    func arm(by deadline: UInt64) {
+    package func arm(by deadline: UInt64) {
         guard armed.map({ deadline < $0 }) ?? true else { return }
         armed = deadline
         var setting = itimerspec(it_interval: timespec(),
@@ -36,7 +36,7 @@ final class EarliestDeadlineTimer {
     }
 
     /// Takes a firing (the descriptor was readable); the timer is no longer armed.
-    func fired() {
+    package func fired() {
         var expirations: UInt64 = 0
         _ = Glibc.read(descriptor, &expirations, 8)
         armed = nil
