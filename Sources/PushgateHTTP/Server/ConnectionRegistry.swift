@@ -18,23 +18,19 @@ final class ConnectionRegistry: Sendable {
         connections.withLock { $0[ObjectIdentifier(state)] = nil }
     }
 
-    /// Shuts down, every `interval` until cancelled, the sockets of connections whose request
-    /// has not fully arrived by its deadline.
-    func sweepDeadlines(every interval: Duration) async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            let now = ContinuousClock.now
-            connections.withLock { connections in
-                for state in connections.values {
-                    let overdue = state.slot.withLock { slot -> Bool in
-                        guard let deadline = slot.deadline, deadline <= now else { return false }
-                        slot.deadline = nil
-                        return true
-                    }
-                    // `remove` needs this lock and runs before libmicrohttpd closes the socket,
-                    // so the descriptor still belongs to this connection.
-                    if overdue { shutdown(state.socket, Int32(SHUT_RDWR)) }
+    /// Shuts down the sockets of connections whose request has not fully arrived by its deadline.
+    func sweepDeadlines() {
+        let now = ContinuousClock.now
+        connections.withLock { connections in
+            for state in connections.values {
+                let overdue = state.slot.withLock { slot -> Bool in
+                    guard let deadline = slot.deadline, deadline <= now else { return false }
+                    slot.deadline = nil
+                    return true
                 }
+                // `remove` needs this lock and runs before libmicrohttpd closes the socket,
+                // so the descriptor still belongs to this connection.
+                if overdue { shutdown(state.socket, Int32(SHUT_RDWR)) }
             }
         }
     }

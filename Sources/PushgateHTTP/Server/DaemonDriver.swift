@@ -3,12 +3,14 @@ import CMicroHTTPD
 import Glibc
 
 /// Runs a libmicrohttpd daemon that has no thread of its own (`MHD_USE_EPOLL` without an
-/// internal thread) on an ``EpollEventLoop``: the daemon's epoll descriptor is watched, and a
-/// timerfd fires at the daemon's own deadline (idle connections). Such a daemon has no
-/// inter-thread channel: whoever resumes a connection calls ``wake()`` so the loop runs it.
+/// internal thread) on an ``EpollEventLoop``: the daemon's epoll descriptor is watched, and one
+/// timerfd fires at the earlier of the daemon's own deadline (idle connections) and the next
+/// sweep of request deadlines. Such a daemon has no inter-thread channel: whoever resumes a
+/// connection calls ``wake()`` so the loop runs it.
 ///
-/// `@unchecked Sendable`: `daemon` is set once by ``attach(_:)`` before the loop can see this
-/// driver; `timer` and `detached` are used only on the loop thread.
+/// `@unchecked Sendable`: `daemon` and `sweep` are set once by ``attach(_:sweepEvery:sweep:)``
+/// before the loop can see this driver; `timer`, `nextSweep` and `detached` are used only on the
+/// loop thread.
 final class DaemonDriver: @unchecked Sendable {
     /// The most `MHD_run` calls in a row while the daemon still has ready connections; then the
     /// loop's other descriptors get their turn first.
@@ -20,17 +22,25 @@ final class DaemonDriver: @unchecked Sendable {
     /// Fires at the daemon's next deadline.
     private let timer: EarliestDeadlineTimer
     private var detached = false
+    /// The request-deadline sweep and its period in ns.
+    private var sweep: (period: UInt64, run: @Sendable () -> Void)?
+    /// When the sweep runs next (monotonic ns).
+    private var nextSweep: UInt64 = 0
 
     init(loop: EpollEventLoop) throws(HTTPServerError) {
         timer = try EarliestDeadlineTimer()
         self.loop = loop
     }
 
-    /// Starts driving `daemon` (started with `MHD_USE_EPOLL` and no thread).
-    func attach(_ daemon: OpaquePointer) throws(HTTPServerError) {
+    /// Starts driving `daemon` (started with `MHD_USE_EPOLL` and no thread), and runs `sweep` on
+    /// the loop every `period`.
+    func attach(_ daemon: OpaquePointer, sweepEvery period: Duration, sweep: @escaping @Sendable () -> Void) throws(HTTPServerError) {
         epollDescriptor = pg_mhd_epoll_fd(daemon)
         guard epollDescriptor >= 0 else { throw .startFailed(errno: EINVAL, message: "the daemon has no epoll descriptor") }
         self.daemon = daemon
+        let periodNs = UInt64(max(1, period.components.seconds * 1_000_000_000 + period.components.attoseconds / 1_000_000_000))
+        self.sweep = (periodNs, sweep)
+        nextSweep = EarliestDeadlineTimer.now() + periodNs
         // The loop holds this driver through the handlers until `detach()`.
         loop.watch(epollDescriptor, events: EPOLLIN.rawValue) { [self] _ in run() }
         loop.watch(timer.descriptor, events: EPOLLIN.rawValue) { [self] _ in
@@ -55,19 +65,21 @@ final class DaemonDriver: @unchecked Sendable {
         }
     }
 
-    /// Lets the daemon work, then arms the timer for its next deadline.
+    /// Sweeps when due, lets the daemon work, then arms the timer for the next deadline.
     private func run() {
         guard !detached, let daemon else { return }
+        if let sweep, EarliestDeadlineTimer.now() >= nextSweep {
+            sweep.run()
+            nextSweep = EarliestDeadlineTimer.now() + sweep.period
+        }
         for _ in 0..<Self.runsPerTurn {
             _ = MHD_run(daemon)
             var timeout: UInt64 = 0
-            guard MHD_get_timeout(daemon, &timeout) == .YES else { return }
-            if timeout > 0 { return arm(milliseconds: timeout) }
+            guard MHD_get_timeout(daemon, &timeout) == .YES else { return timer.arm(by: nextSweep) }
+            if timeout > 0 {
+                return timer.arm(by: min(nextSweep, EarliestDeadlineTimer.now() + min(timeout, 86_400_000) * 1_000_000))
+            }
         }
         loop.execute { [self] in run() }
-    }
-
-    private func arm(milliseconds: UInt64) {
-        timer.arm(by: EarliestDeadlineTimer.now() + min(milliseconds, 86_400_000) * 1_000_000)
     }
 }

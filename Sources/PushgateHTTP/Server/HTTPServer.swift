@@ -36,7 +36,6 @@ public final class HTTPServer: Sendable {
     public let host: String
     private let core: ServerCore
     private let daemon: Mutex<DaemonState>
-    private let sweeper: Task<Void, Never>
 
     /// Binds and starts serving `router`'s routes.
     public init(
@@ -68,7 +67,7 @@ public final class HTTPServer: Sendable {
             throw error
         }
         let core = ServerCore(configuration: configuration, router: router, preBody: preBody, onResponse: onResponse,
-                              resumed: { driver.wake() })
+                              loop: loop, resumed: { driver.wake() })
         var flags = MHD_ALLOW_SUSPEND_RESUME.rawValue
         flags |= MHD_USE_EPOLL.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
@@ -95,7 +94,7 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError.startFailed(errno: started.1, message: String(cString: strerror(started.1)))
         }
         do {
-            try driver.attach(daemon)
+            try driver.attach(daemon, sweepEvery: core.sweepPeriod) { core.sweepDeadlines() }
         } catch {
             MHD_stop_daemon(daemon)
             Unmanaged<ServerCore>.fromOpaque(context).release()
@@ -106,7 +105,6 @@ public final class HTTPServer: Sendable {
         self.host = configuration.host
         self.port = pg_mhd_bind_port(daemon)
         self.daemon = Mutex(DaemonState(daemon: daemon, driver: driver, ownLoop: ownLoop))
-        self.sweeper = Task.detached { await core.sweepDeadlines() }
     }
 
     deinit { stop() }
@@ -145,7 +143,6 @@ public final class HTTPServer: Sendable {
         guard let (daemon, driver, ownLoop) = daemon.withLock({ state in
             state.daemon.take().map { ($0, state.driver.take(), state.ownLoop.take()) }
         }) else { return }
-        sweeper.cancel()
         let cut = core.abandonHandlers()
         if cut > 0 {
             core.configuration.logger.warning(

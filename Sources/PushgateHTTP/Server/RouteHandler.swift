@@ -1,10 +1,11 @@
 /// A route's handler and where its task continues after it awaits.
 ///
 /// By default a handler's task continues on the cooperative pool. A route that
-/// ``resumesInline`` continues on whichever thread resumes it: after a group commit, the store
-/// thread finishes the handler and resumes the connection itself, saving a thread wake-up per
-/// request. Only for handlers whose remaining work after an await is short and never blocks,
-/// since that thread (a store or network thread) waits for it.
+/// ``resumesInline`` continues on the server's loop thread: at once when the loop itself resumes
+/// it (the host's libcurl answer), else handed to the loop (after a group commit, the store
+/// queue posts it there). It saves the cooperative pool's wake-up and answers from the thread
+/// that writes the answer. Only for handlers whose remaining work after an await is short and
+/// never blocks, since the loop serves every connection meanwhile.
 public struct RouteHandler: Sendable {
     public let run: HTTPHandler
     public let resumesInline: Bool

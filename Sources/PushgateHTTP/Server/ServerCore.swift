@@ -30,6 +30,8 @@ final class ServerCore: Sendable {
     /// Called after a connection was resumed: the daemon has no threads of its own, so its
     /// loop must then run it.
     private let resumed: @Sendable () -> Void
+    /// Where ``RouteHandler/resumesInline`` handlers continue: the server's loop.
+    private let loopExecutor: LoopTaskExecutor
     let inFlight = InFlightTracker()
     private let connections = ConnectionRegistry()
     /// `nil` without a per-IP connection cap.
@@ -38,8 +40,10 @@ final class ServerCore: Sendable {
     private let quiescing = Atomic<Bool>(false)
 
     init(configuration: HTTPServerConfiguration, router: Router,
-         preBody: HTTPServer.PreBodyHook?, onResponse: HTTPServer.ResponseObserver?, resumed: @escaping @Sendable () -> Void) {
+         preBody: HTTPServer.PreBodyHook?, onResponse: HTTPServer.ResponseObserver?, loop: EpollEventLoop,
+         resumed: @escaping @Sendable () -> Void) {
         self.resumed = resumed
+        loopExecutor = LoopTaskExecutor(loop: loop)
         self.configuration = configuration
         self.router = router
         self.preBody = preBody
@@ -178,7 +182,7 @@ final class ServerCore: Sendable {
         case .respond(let response, let route):
             return queue(response, route: route, on: state.connection)
         case .run(let request, let handler, let generation):
-            let executor: (any TaskExecutor)? = handler.resumesInline ? InlineTaskExecutor.shared : nil
+            let executor: (any TaskExecutor)? = handler.resumesInline ? loopExecutor : nil
             Task.immediate(executorPreference: executor) { [self] in
                 let response = await handler(request)
                 complete(state, generation: generation, response: response)
@@ -262,10 +266,11 @@ final class ServerCore: Sendable {
 
     // MARK: Control (any thread)
 
-    /// Shuts down connections whose request is overdue, every quarter of the request timeout.
-    func sweepDeadlines() async {
-        await connections.sweepDeadlines(every: max(min(configuration.requestTimeout / 4, .seconds(1)), .milliseconds(25)))
-    }
+    /// How often overdue requests are looked for: a quarter of the request timeout, between 25 ms and 1 s.
+    var sweepPeriod: Duration { max(min(configuration.requestTimeout / 4, .seconds(1)), .milliseconds(25)) }
+
+    /// Shuts down connections whose request is overdue (on the server's loop, every ``sweepPeriod``).
+    func sweepDeadlines() { connections.sweepDeadlines() }
 
     /// From now on responses carry `connection: close`.
     func markQuiescing() { quiescing.store(true, ordering: .relaxed) }
