@@ -1,4 +1,3 @@
-import Glibc
 import PushgateHTTP
 
 /// One accepted connection of a fake server: TLS handshake, then HTTP/2 frames in and out, and
