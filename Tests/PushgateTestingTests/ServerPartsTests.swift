@@ -3,25 +3,25 @@ import Testing
 
 /// The fake server's small parts: delay queue, apns-id generator, error bodies.
 @Suite(.timeLimit(.minutes(1))) struct ServerPartsTests {
-    private func entry(due: Int64, stream: Int32) -> DelayedResponseQueue.Entry {
+    private func entry(due: UInt64, stream: Int32) -> DelayedResponseQueue.Entry {
         DelayedResponseQueue.Entry(
-            dueMilliseconds: due, connectionId: 1, streamId: stream,
+            due: due, connectionId: 1, streamId: stream,
             response: FakeHTTP2Response(status: 200, headers: [], body: []))
     }
 
     @Test func releasesEntriesInDueOrderKeepingArrivalOrderForTies() {
         var queue = DelayedResponseQueue()
-        #expect(queue.millisecondsUntilNext(now: 0) == nil)
+        #expect(queue.nextDue == nil)
         queue.add(entry(due: 300, stream: 1))
         queue.add(entry(due: 100, stream: 3))
         queue.add(entry(due: 300, stream: 5))
         queue.add(entry(due: 200, stream: 7))
-        #expect(queue.millisecondsUntilNext(now: 40) == 60)
+        #expect(queue.nextDue == 100)
         #expect(queue.takeDue(now: 99).isEmpty)
         #expect(queue.takeDue(now: 200).map(\.streamId) == [3, 7])
-        #expect(queue.millisecondsUntilNext(now: 350) == 0)
+        #expect(queue.nextDue == 300)
         #expect(queue.takeDue(now: 350).map(\.streamId) == [1, 5])
-        #expect(queue.isEmpty)
+        #expect(queue.nextDue == nil)
     }
 
     @Test func generatedApnsIdsAreUniqueUUIDs() {

@@ -9,25 +9,25 @@ protocol GatewayAndroidLane: Sendable {
     func shutdown() async
 }
 
-/// FCM through the shared client, to the project `PUSHGATE_GATEWAY_FCM_PROJECT_ID` (the
-/// service account's own project).
+/// FCM through the relay's client for its service account (shared with hapi's Android lane), to
+/// the project `PUSHGATE_GATEWAY_FCM_PROJECT_ID` (the service account's own project).
 ///
 /// - Important: orca-gateway.md §7.2 — the message shape is ``GatewayFCMMessage``'s; a dead
 ///   answer (FCM `UNREGISTERED`, or `INVALID_ARGUMENT` naming the token) marks the registration
 ///   dead, everything else a failure that the outbox may try again (``GatewayRetryPolicy``).
 struct GatewayFCMLane: GatewayAndroidLane {
-    let client: FCMClient
+    let fcm: RelayFCMClients.Lease
     let channelId: String
 
     func send(_ delivery: GatewayDelivery, token: String) async -> GatewayDeliverer.Outcome {
-        switch await client.send(GatewayFCMMessage.fcmMessage(delivery, token: token, channelId: channelId)) {
+        switch await fcm.client.send(GatewayFCMMessage.fcmMessage(delivery, token: token, channelId: channelId)) {
         case .sent: .sent
         case .dead(let reason): .dead(reason: reason)
         case .failed(let reason, let failure): .failed(reason: reason, failure: failure)
         }
     }
 
-    func shutdown() async { await client.shutdown() }
+    func shutdown() async { await fcm.end() }
 }
 
 /// `--dry-run`: every Android delivery is accepted and written to the dry-run file as
@@ -48,10 +48,11 @@ struct GatewayDryRunAndroidLane: GatewayAndroidLane {
 }
 
 extension GatewayConfiguration {
-    /// The Android lane these settings ask for: the dry-run file, FCM when a project is set (it
-    /// must be the relay's FCM service account's project), or none (Android deliveries end as `error`).
-    func androidLane(_ relay: RelayConfiguration, channel: any DeliveryChannel, clock: any WallClock,
-                     logger: Logger) throws -> (any GatewayAndroidLane)? {
+    /// The Android lane these settings ask for: the dry-run file, FCM through the client of
+    /// `fcmClients` when a project is set (it must be the relay's FCM service account's project),
+    /// or none (Android deliveries end as `error`).
+    func androidLane(_ relay: RelayConfiguration, fcmClients: RelayFCMClients, channel: any DeliveryChannel,
+                     clock: any WallClock, logger: Logger) throws -> (any GatewayAndroidLane)? {
         if let dryRun = channel as? DryRunChannel { return GatewayDryRunAndroidLane(channel: dryRun, channelId: androidChannelId) }
         guard let project = fcmProjectId else { return nil }
         guard let fcm = relay.hapi.fcm else {
@@ -62,9 +63,6 @@ extension GatewayConfiguration {
             throw ConfigurationError(setting: Self.prefix + "FCM_PROJECT_ID",
                                      problem: "must be the project_id of the FCM service account the relay loads")
         }
-        let client = try FCMClient(configuration: FCMConfiguration(account: fcm.account, origin: fcm.origin, tokenURI: fcm.tokenURI,
-                                                                  extraCAFile: fcm.extraCAFile),
-                                   clock: clock, logger: logger.named("gateway-fcm"))
-        return GatewayFCMLane(client: client, channelId: androidChannelId)
+        return GatewayFCMLane(fcm: try fcmClients.lease(fcm, clock: clock, logger: logger), channelId: androidChannelId)
     }
 }

@@ -25,12 +25,15 @@ public final class RelayGateway: Sendable {
     static let adoptionIntervalMs: Int64 = 30_000
 
     /// Opens the gateway's tables in the relay database and schedules its jobs; `nil` when the
-    /// configuration leaves the gateway off.
-    static func start(configuration: RelayConfiguration, channel: any DeliveryChannel, scheduler: any Scheduler,
+    /// configuration leaves the gateway off. The Android lane sends through the client of
+    /// `fcmClients` for the relay's service account (not given: a set of clients of its own).
+    static func start(configuration: RelayConfiguration, fcmClients: RelayFCMClients = RelayFCMClients(),
+                      channel: any DeliveryChannel, scheduler: any Scheduler,
                       relay: RelayService, logger: Logger) async throws -> RelayGateway? {
         guard let settings = configuration.gateway else { return nil }
         let logger = logger.named("gateway")
-        let android = try settings.androidLane(configuration, channel: channel, clock: scheduler.clock, logger: logger)
+        let android = try settings.androidLane(configuration, fcmClients: fcmClients, channel: channel, clock: scheduler.clock,
+                                               logger: logger)
         // Beside the bindings: with PostgreSQL, every relay on the database shares hosts, devices and quotas.
         let store: any GatewayStore = if let url = configuration.databaseURL {
             try await PostgreSQLGatewayStore.open(url: url, callTimeout: configuration.storeCallTimeout)

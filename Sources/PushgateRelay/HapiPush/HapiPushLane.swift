@@ -49,23 +49,24 @@ struct HapiAPNsLane: HapiPushLane {
 
 /// The Android lane: the relay wrapper message of hapi-path.md §8 through FCM.
 struct HapiFCMLane: HapiPushLane {
-    let client: FCMClient
+    /// The relay's client for the service account, shared with the gateway's Android lane.
+    let fcm: RelayFCMClients.Lease
     /// `restricted_package_name`: `FCM_PACKAGE_NAME`.
     let packageName: String
     /// `E2E_APNS_TTL_SECONDS`, as the message's `android.ttl`.
     let ttlSeconds: Int
 
-    var requestTimeoutMilliseconds: Int64 { client.requestTimeoutMilliseconds }
+    var requestTimeoutMilliseconds: Int64 { fcm.client.requestTimeoutMilliseconds }
 
     /// The relay's FCM messages carry no `collapse_key` (hapi-compatible): a copy is a second notification.
     func replacesDuplicates(of request: HapiPushRequest) -> Bool { false }
 
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
-        await client.send(.relay(token: request.token, envelope: request.envelope, priority: request.priority,
-                                 packageName: packageName, ttlSeconds: ttlSeconds))
+        await fcm.client.send(.relay(token: request.token, envelope: request.envelope, priority: request.priority,
+                                     packageName: packageName, ttlSeconds: ttlSeconds))
     }
 
-    func shutdown() async { await client.shutdown() }
+    func shutdown() async { await fcm.end() }
 }
 
 /// Both lanes with `--dry-run`: every request is accepted and written as a delivery line

@@ -14,9 +14,10 @@ struct HapiPushLanes: Sendable {
     }
 
     /// Dry-run answers both platforms from the file; otherwise iOS goes through the relay's APNs
-    /// `channel` and Android through an FCM client when a service account is configured.
-    static func make(_ configuration: RelayConfiguration, channel: any DeliveryChannel, clock: any WallClock,
-                     logger: Logger) throws -> HapiPushLanes {
+    /// `channel` and Android through the FCM client of `fcmClients` for the configured service
+    /// account, when there is one (not given: a set of clients of its own, shared with no other lane).
+    static func make(_ configuration: RelayConfiguration, fcmClients: RelayFCMClients = RelayFCMClients(),
+                     channel: any DeliveryChannel, clock: any WallClock, logger: Logger) throws -> HapiPushLanes {
         if let dryRun = channel as? DryRunChannel {
             return HapiPushLanes(ios: HapiDryRunLane(channel: dryRun), android: HapiDryRunLane(channel: dryRun))
         }
@@ -25,10 +26,8 @@ struct HapiPushLanes: Sendable {
                                                     environment: settings.apnsEnvironment, ttlSeconds: settings.ttlSeconds,
                                                     clock: clock))
         if let fcm = settings.fcm {
-            let client = try FCMClient(configuration: FCMConfiguration(account: fcm.account, origin: fcm.origin, tokenURI: fcm.tokenURI,
-                                                                      extraCAFile: fcm.extraCAFile),
-                                       clock: clock, logger: logger.named("fcm"))
-            lanes.android = HapiFCMLane(client: client, packageName: fcm.packageName, ttlSeconds: settings.ttlSeconds)
+            lanes.android = HapiFCMLane(fcm: try fcmClients.lease(fcm, clock: clock, logger: logger), packageName: fcm.packageName,
+                                        ttlSeconds: settings.ttlSeconds)
         }
         return lanes
     }

@@ -1,10 +1,9 @@
-import Glibc
 import PushgateHTTP
 
 /// One accepted connection of a fake server: TLS handshake, then HTTP/2 frames in and out, and
 /// the stream rules (GOAWAY after N streams, drop after N streams, reset every Nth request).
 ///
-/// Not thread-safe: the fake's I/O loop owns it.
+/// Not thread-safe: the fake's ``FakeServerLoop`` owns it and uses it on its loop thread.
 final class FakeServerConnection {
     enum Phase: Equatable {
         case handshaking(TLSConnection.HandshakeStatus)
@@ -44,17 +43,20 @@ final class FakeServerConnection {
 
     var fileDescriptor: Int32 { tls.fileDescriptor }
 
-    /// The `poll` events this connection waits for.
-    var pollEvents: Int16 {
+    /// The epoll events this connection waits for.
+    var epollEvents: UInt32 {
         switch phase {
-        case .handshaking(.wantWrite): return Int16(POLLOUT)
-        case .handshaking: return Int16(POLLIN)
+        case .handshaking(.wantWrite): return EpollEvents.writable
+        case .handshaking: return EpollEvents.readable
         case .open:
             let wantsWritable = readWaitsForWrite || (hasPendingOutput && !writeWaitsForRead)
-            return Int16(POLLIN) | (wantsWritable ? Int16(POLLOUT) : 0)
+            return EpollEvents.readable | (wantsWritable ? EpollEvents.writable : 0)
         case .closed: return 0
         }
     }
+
+    /// The events the loop watches it for now; nil before the first watch.
+    var watchedEvents: UInt32?
 
     private var hasPendingOutput: Bool { outputSent < output.count }
 
@@ -185,7 +187,7 @@ final class FakeServerConnection {
         let reply = environment.responder.respond(to: request)
         guard reply.delayMilliseconds <= 0 else {
             environment.delayed.add(DelayedResponseQueue.Entry(
-                dueMilliseconds: MonotonicTime.nowMilliseconds() + Int64(reply.delayMilliseconds),
+                due: EarliestDeadlineTimer.now() + UInt64(reply.delayMilliseconds) * 1_000_000,
                 connectionId: id, streamId: streamId, response: reply.response))
             return
         }

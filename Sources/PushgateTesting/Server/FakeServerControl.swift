@@ -1,7 +1,7 @@
 import Synchronization
 
-/// What a fake server's callers and its I/O thread share about connections, behind one lock:
-/// the stream policy, commands waiting for the loop, and connection counters.
+/// What a fake server's callers and its loop thread share about connections, behind one lock:
+/// the stream policy and connection counters.
 final class FakeServerControl: Sendable {
     /// Behaviour the loop applies as streams open and requests arrive.
     struct Policy: Sendable {
@@ -14,10 +14,9 @@ final class FakeServerControl: Sendable {
 
     /// Work for the loop that cannot wait for the next stream.
     enum Command: Sendable {
-        /// Close every open connection; `report` (if any) is then told how many, on the I/O thread.
+        /// Close every open connection; `report` (if any) is then told how many, on the loop thread.
         case dropConnections(report: (@Sendable (_ dropped: Int) -> Void)?)
         case announceMaxConcurrentStreams(Int)
-        case stop
     }
 
     /// Connection totals.
@@ -31,7 +30,6 @@ final class FakeServerControl: Sendable {
 
     private struct Shared {
         var policy: Policy
-        var commands: [Command] = []
         var counters = Counters()
         /// Requests received since ``Policy/resetStreamsEvery`` was set.
         var requestsTowardReset = 0
@@ -45,8 +43,6 @@ final class FakeServerControl: Sendable {
 
     var policy: Policy { shared.withLock { $0.policy } }
     func updatePolicy(_ change: (inout Policy) -> Void) { shared.withLock { change(&$0.policy) } }
-    func enqueue(_ command: Command) { shared.withLock { $0.commands.append(command) } }
-    func takeCommands() -> [Command] { shared.withLock { state in defer { state.commands.removeAll() }; return state.commands } }
     var counters: Counters { shared.withLock { $0.counters } }
     func count(_ change: (inout Counters) -> Void) { shared.withLock { change(&$0.counters) } }
 

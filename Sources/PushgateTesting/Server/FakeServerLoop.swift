@@ -1,17 +1,26 @@
-import Glibc
 import PushgateCore
 import PushgateHTTP
 
-/// A fake server's I/O loop: one thread `poll`s the wakeup pipe, the listener and every
-/// connection, and fires scripted-delay timers, so a delayed stream never holds up the others.
+/// A fake server's I/O: its listener, its connections and one timer for the scripted delays,
+/// watched by an ``EpollEventLoop`` of the fake's own (docs/fake-apns.md), so a delayed stream
+/// never holds up the others.
 ///
-/// Not thread-safe: it lives on its own thread; other threads reach it through
-/// ``FakeServerControl`` and ``LoopWaker``.
-final class FakeServerLoop {
-    private let listener: TCPListener
+/// `@unchecked Sendable`: everything past `init` runs on the loop thread — the loop's handlers and
+/// the jobs ``run(_:)`` and ``stop()`` hand it — so its state is never touched by two threads.
+final class FakeServerLoop: @unchecked Sendable {
+    /// A descriptor the loop could not watch.
+    struct WatchError: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "the fake server cannot watch its \(what)" }
+    }
+
+    private let loop: EpollEventLoop
+    /// Fires when the first delayed response is due.
+    private let timer: EarliestDeadlineTimer
+    /// Nil once stopped (releasing it closes the listening socket).
+    private var listener: TCPListener?
     private let context: TLSContext
     private let control: FakeServerControl
-    private let wakeup: LoopWaker
     private let name: String
     private let logger: Logger
     private var environment: FakeServerConnection.Environment
@@ -19,74 +28,73 @@ final class FakeServerLoop {
     private var nextConnectionId = 1
     private var publishedPeak = 0
 
-    init(listener: TCPListener, context: TLSContext, control: FakeServerControl, wakeup: LoopWaker,
-         responder: any FakeServerResponder, name: String, logger: Logger) {
+    /// Starts serving `listener` on a loop thread of its own; `responder` is used only there.
+    init(listener: TCPListener, context: TLSContext, control: FakeServerControl,
+         responder: any FakeServerResponder, name: String, logger: Logger) throws {
+        loop = try EpollEventLoop()
+        do {
+            timer = try EarliestDeadlineTimer()
+        } catch {
+            loop.close()
+            throw error
+        }
         self.listener = listener
         self.context = context
         self.control = control
-        self.wakeup = wakeup
         self.name = name
         self.logger = logger
         environment = FakeServerConnection.Environment(
             control: control, responder: responder, policy: control.policy, delayed: DelayedResponseQueue())
+        guard loop.watch(timer.descriptor, events: EpollEvents.readable, { [self] _ in sendDueResponses() }) else {
+            loop.close()
+            throw WatchError(what: "timer")
+        }
+        guard loop.watch(listener.fileDescriptor, events: EpollEvents.readable, { [self] _ in acceptPending() }) else {
+            loop.close()
+            throw WatchError(what: "listener")
+        }
     }
 
-    /// Serves until a `stop` command arrives; then every connection is closed.
-    func run() {
-        var descriptors: [pollfd] = []
-        var order: [FakeServerConnection] = []
-        while true {
-            descriptors.removeAll(keepingCapacity: true)
-            order.removeAll(keepingCapacity: true)
-            descriptors.append(pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0))
-            descriptors.append(pollfd(fd: listener.fileDescriptor, events: Int16(POLLIN), revents: 0))
+    /// Carries out `command` on the loop thread, after the commands handed over before it.
+    func run(_ command: FakeServerControl.Command) {
+        loop.execute { [self] in carryOut(command) }
+    }
+
+    /// Closes every connection and the listener, and returns once the loop thread has ended.
+    func stop() {
+        loop.executeAndWait { [self] in
+            for connection in connections.values { loop.unwatch(connection.fileDescriptor) }
+            connections.removeAll()
+            loop.unwatch(timer.descriptor)
+            if let listener { loop.unwatch(listener.fileDescriptor) }
+            listener = nil
+        }
+        loop.close()
+    }
+
+    private func carryOut(_ command: FakeServerControl.Command) {
+        environment.policy = control.policy
+        switch command {
+        case .dropConnections(let report):
+            var dropped = 0
+            for connection in connections.values where connection.phase != .closed {
+                connection.drop()
+                dropped += 1
+            }
+            control.count { $0.connectionsDropped += dropped }
+            connections.values.forEach(settle)
+            report?(dropped)
+        case .announceMaxConcurrentStreams(let limit):
             for connection in connections.values {
-                order.append(connection)
-                descriptors.append(pollfd(fd: connection.fileDescriptor, events: connection.pollEvents, revents: 0))
-            }
-            let timeout = environment.delayed.millisecondsUntilNext(now: MonotonicTime.nowMilliseconds()).map { Int32(clamping: $0) } ?? -1
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            if ready < 0 && errno != EINTR {
-                logger.error("fake server poll failed; stopping", ["server": name, "error": String(cString: strerror(errno))])
-                break
-            }
-            environment.policy = control.policy
-            if descriptors[0].revents != 0 {
-                wakeup.drain()
-                guard runCommands() else { break }
-            }
-            if descriptors[1].revents != 0 { acceptPending() }
-            for (index, connection) in order.enumerated() where descriptors[index + 2].revents != 0 {
-                serve(connection) { try $0.handleReadiness(&self.environment) }
-            }
-            fireDueTimers()
-            sweep()
-        }
-        connections.removeAll()
-    }
-
-    /// Runs queued commands; false once `stop` was among them.
-    private func runCommands() -> Bool {
-        for command in control.takeCommands() {
-            switch command {
-            case .stop:
-                return false
-            case .dropConnections(let report):
-                var dropped = 0
-                for connection in connections.values where connection.phase != .closed {
-                    connection.drop()
-                    dropped += 1
-                }
-                control.count { $0.connectionsDropped += dropped }
-                report?(dropped)
-            case .announceMaxConcurrentStreams(let limit):
-                for connection in connections.values { serve(connection) { try $0.announce(maxConcurrentStreams: limit) } }
+                serve(connection) { try $0.announce(maxConcurrentStreams: limit) }
+                settle(connection)
             }
         }
-        return true
     }
 
     private func acceptPending() {
+        guard let listener else { return }
+        environment.policy = control.policy
         while true {
             let socket: Int32?
             do {
@@ -103,18 +111,33 @@ final class FakeServerLoop {
                 connections[nextConnectionId] = connection
                 nextConnectionId += 1
                 control.count { $0.connectionsAccepted += 1 }
+                settle(connection)
             } catch {
                 logger.warning("fake server could not set up a connection", ["server": name, "error": "\(error)"])
             }
         }
     }
 
-    private func fireDueTimers() {
-        guard !environment.delayed.isEmpty else { return }
-        for entry in environment.delayed.takeDue(now: MonotonicTime.nowMilliseconds()) {
+    private func connectionReady(_ id: Int) {
+        guard let connection = connections[id] else { return }
+        environment.policy = control.policy
+        serve(connection) { try $0.handleReadiness(&self.environment) }
+        settle(connection)
+        armTimer()
+    }
+
+    private func sendDueResponses() {
+        timer.fired()
+        for entry in environment.delayed.takeDue(now: EarliestDeadlineTimer.now()) {
             guard let connection = connections[entry.connectionId] else { continue }
             serve(connection) { try $0.sendDelayed(entry.response, streamId: entry.streamId) }
+            settle(connection)
         }
+        armTimer()
+    }
+
+    private func armTimer() {
+        if let due = environment.delayed.nextDue { timer.arm(by: due) }
     }
 
     /// Runs `work`; a connection that fails is closed (a client may hang up at any point).
@@ -127,14 +150,30 @@ final class FakeServerLoop {
         }
     }
 
-    /// Publishes the stream peak and releases finished connections (closing their sockets).
-    private func sweep() {
-        for (id, connection) in connections {
-            if connection.peakOpenStreams > publishedPeak {
-                publishedPeak = connection.peakOpenStreams
-                control.count { $0.maxConcurrentStreamsSeen = max($0.maxConcurrentStreamsSeen, connection.peakOpenStreams) }
-            }
-            if connection.isFinished { connections[id] = nil }
+    /// After `connection` did some work: publishes its stream peak, then releases it when it is
+    /// finished (closing its socket) or watches it for what it waits for now.
+    private func settle(_ connection: FakeServerConnection) {
+        if connection.peakOpenStreams > publishedPeak {
+            publishedPeak = connection.peakOpenStreams
+            control.count { $0.maxConcurrentStreamsSeen = max($0.maxConcurrentStreamsSeen, connection.peakOpenStreams) }
         }
+        let id = connection.id
+        if connection.isFinished {
+            release(connection)
+            return
+        }
+        let events = connection.epollEvents
+        guard events != connection.watchedEvents else { return }
+        guard loop.watch(connection.fileDescriptor, events: events, { [self] _ in connectionReady(id) }) else {
+            logger.warning("fake server cannot watch a connection; closing it", ["server": name, "connection": String(id)])
+            release(connection)
+            return
+        }
+        connection.watchedEvents = events
+    }
+
+    private func release(_ connection: FakeServerConnection) {
+        if connection.watchedEvents != nil { loop.unwatch(connection.fileDescriptor) }
+        connections[connection.id] = nil
     }
 }
