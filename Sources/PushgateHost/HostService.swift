@@ -39,7 +39,9 @@ public final class HostService: Sendable {
         self.logger = logger
         self.webFallback = webFallback
         for diagnostic in settings.diagnostics { logger.warning(diagnostic) }
-        store = try HostStore(path: settings.databasePath, clock: scheduler.clock, scheduler: scheduler, logger: logger.named("store"))
+        // One connection to host.sqlite, on one queue, for every table (docs/host.md, "Store").
+        let database = try HostDatabase(path: settings.databasePath)
+        store = try HostStore(database: database, clock: scheduler.clock, scheduler: scheduler, logger: logger.named("store"))
         outbox = HostOutbox(store: store, policy: settings.outbox, scheduler: scheduler, logger: logger)
         unqueued = UnqueuedPushes(clock: scheduler.clock)
         let eventLoop = try EpollEventLoop()
@@ -74,7 +76,7 @@ public final class HostService: Sendable {
         self.apnsClient = apnsClient
         hapi = HapiTransports(settings: settings, store: store, apnsClient: apnsClient, eventLoop: eventLoop, clock: scheduler.clock,
                               outbox: outbox, logger: logger)
-        liveActivities = LiveActivityEngine(store: try LiveActivityStore(path: settings.databasePath), transport: liveActivityTransport,
+        liveActivities = LiveActivityEngine(store: LiveActivityStore(database: database), transport: liveActivityTransport,
                                             outbox: outbox, scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
                                             logger: logger)
         dispatcher = AlertDispatcher(store: store, transport: transport,

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Live Activities on the host: registrations, session states, the pushes that session ends,
 /// attention events and refresh ticks cause, and token expiry. Every change to the tokens runs
-/// on one serial lane, so two pushes never start from the same rows; relay calls that change
+/// as one of a series of ordered jobs, so two pushes never start from the same rows; relay calls that change
 /// no rows (registration, unregistration) run beside it.
 ///
 /// - Important: host.md §6 — one token per (client, activity), the old one unregistered; at
@@ -31,7 +31,8 @@ public final class LiveActivityEngine: Sendable {
     private let outbox: HostOutbox?
     private let scheduler: any Scheduler
     private let logger: Logger
-    private let lane = SerialLane()
+    /// Changes, ticks and sweeps, one at a time in the order they came.
+    private let lane: OrderedJobs
     private let states = Mutex<[String: SessionState]>([:])
     private let jobs = Mutex<[any ScheduledJob]>([])
     private let ticking = Atomic<Bool>(false)
@@ -42,6 +43,7 @@ public final class LiveActivityEngine: Sendable {
     public init(store: LiveActivityStore, transport: (any LiveActivityTransport)?, outbox: HostOutbox? = nil, scheduler: any Scheduler,
                 refreshIntervalMs: Int64, logger: Logger) {
         self.store = store
+        lane = OrderedJobs(executor: store.database.executor)
         self.transport = transport
         self.outbox = outbox
         self.scheduler = scheduler

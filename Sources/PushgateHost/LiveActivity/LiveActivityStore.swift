@@ -2,7 +2,8 @@ import PushgateCore
 import PushgateStore
 
 /// The Live Activity tables of `host.sqlite` (tokens with their rows, event versions) behind an
-/// in-memory copy of the tokens. Every call runs on the store's own serial queue.
+/// in-memory copy of the tokens. Every call runs on the ``HostDatabase``'s queue, with its
+/// one connection.
 ///
 /// The copy is checked against `live_activity_revision`, which triggers raise on every change
 /// to `live_activity_tokens` from any connection (`import-openchamber` included): a call that
@@ -27,8 +28,8 @@ public actor LiveActivityStore {
         case forbidden
     }
 
-    private let executor: DispatchQueueExecutor
-    private let connection: SQLiteConnection
+    /// The connection's owner; this actor runs on its queue.
+    nonisolated let database: HostDatabase
     private var records: [String: LiveActivityRecord] = [:]
     private var tokensByClient: [String: Set<String>] = [:]
     /// `records` by creation time, rebuilt on demand after a token is added or removed.
@@ -40,18 +41,18 @@ public actor LiveActivityStore {
     /// SQL reads so far (statements that return rows), for tests and `pushgate bench live-activity`.
     public private(set) var reads = 0
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { database.unownedExecutor }
 
-    /// Opens (creating and migrating) the database at `path`.
-    public init(path: String) throws {
-        executor = DispatchQueueExecutor(label: "pushgate.host.live-activity")
-        try DatabaseDirectory.prepare(for: path)
-        // As in HostStore: what a phone was told is stored is fsynced (`durably`); the rows and
-        // versions a tick writes commit with synchronous=NORMAL (they survive the process being killed).
-        let connection = try SQLiteConnection(path: path, durability: .normal)
-        try Migrator.migrate(connection, with: HostMigrations.all)
-        self.connection = connection
-    }
+    /// A store over `database`. What a phone was told is stored is fsynced (`durably`); the
+    /// rows and versions a tick writes commit with synchronous=NORMAL (they survive the process
+    /// being killed).
+    public init(database: HostDatabase) { self.database = database }
+
+    /// Opens (creating and migrating) a database of its own at `path` (benchmarks, tests).
+    public init(path: String) throws { self.init(database: try HostDatabase(path: path)) }
+
+    /// The database's connection (this actor runs on its queue).
+    private var connection: SQLiteConnection { database.connection() }
 
     // MARK: Reading
 
@@ -163,22 +164,9 @@ public actor LiveActivityStore {
             var next = max(nowMs, provided ?? 0)
             for id in ids {
                 reads += 1
-                let previous = try connection.withStatement("SELECT version FROM event_versions WHERE id = ?") { statement in
-                    try statement.bind(id, at: 1)
-                    return try statement.step() ? statement.int64(at: 0) : nil
-                }
-                if let previous { next = max(next, previous + 1) }
+                if let previous = try connection.eventVersion(id) { next = max(next, previous + 1) }
             }
-            for id in ids {
-                try connection.withStatement("""
-                    INSERT INTO event_versions (id, version) VALUES (?, ?)
-                    ON CONFLICT (id) DO UPDATE SET version = max(version, excluded.version)
-                    """) { statement in
-                    try statement.bind(id, at: 1)
-                    try statement.bind(next, at: 2)
-                    try statement.step()
-                }
-            }
+            for id in ids { try connection.raiseEventVersion(id, to: next) }
             return next
         }
     }

@@ -1,47 +1,64 @@
 import PushgateCore
 
-/// The badge set (host.md §4): answered from memory, written to `badge_tags` behind the
-/// events (docs/host.md, "Store").
+/// The badge set (host.md §4): answered from memory on the caller's thread, written to
+/// `badge_tags` behind the events on the database queue (docs/host.md, "Store").
 extension HostStore {
+    /// What adding a tag asks of the database queue.
+    private enum BadgeWriteStep {
+        /// Nothing now: the tag was known, or waits for the scheduled write.
+        case none
+        /// Write the unwritten tags now; a failure is retried later.
+        case writeBehindNow
+        /// Write now; a failure throws and the tag does not count.
+        case writeThrough
+    }
+
     /// Adds `tag` to the badge set and returns the set's size.
-    public func addBadgeTag(_ tag: String) throws -> Int {
-        try addToBadge(tag)
-        return badge.count
+    public nonisolated(nonsending) func addBadgeTag(_ tag: String) async throws -> Int {
+        try await addToBadge(tag)
+        return memory.withLock { $0.badge.count }
     }
 
     /// The start of an alert round: the iOS alert tokens, and the badge after adding `tag` —
     /// added only when there is a tag (a transport) and a token to push to.
-    public func beginAlertRound(tag: String?) throws -> (tokens: [AlertToken], badge: Int) {
-        let tokens = try iosAlertTokens()
-        if let tag, !tokens.isEmpty { try addToBadge(tag) }
-        return (tokens, badge.count)
+    public nonisolated(nonsending) func beginAlertRound(tag: String?) async throws -> (tokens: [AlertToken], badge: Int) {
+        let tokens = try await iosAlertTokens()
+        if let tag, !tokens.isEmpty { try await addToBadge(tag) }
+        return (tokens, memory.withLock { $0.badge.count })
     }
 
     /// The badge set's size.
-    public func badgeCount() throws -> Int { badge.count }
+    public nonisolated(nonsending) func badgeCount() async throws -> Int { memory.withLock { $0.badge.count } }
 
     /// Empties the badge set, with the tags still waiting for their write.
     public func clearBadge() throws {
         try connection.execute("DELETE FROM badge_tags")
-        badge.removeAll()
-        badgeWrite?.cancel()
-        badgeWrite = nil
+        memory.withLock { memory in
+            memory.badge.removeAll()
+            memory.cancelBadgeWrite()
+        }
     }
 
     /// Writes the tags still waiting, and from then on each new tag at once (at shutdown).
     public func finishWritingBehind() throws {
-        writeBehind = nil
+        memory.withLock { $0.writeBehind = nil }
         try writeUnwrittenTags()
     }
 
     /// The task of the scheduled badge write that last came due (for tests to wait on).
     nonisolated var scheduledBadgeWrite: Task<Void, Never>? { badgeWriteTask.withLock { $0 } }
 
-    private func iosAlertTokens() throws -> [AlertToken] {
+    /// The cached iOS alert tokens, read on the queue when the copy is missing or too old.
+    private nonisolated(nonsending) func iosAlertTokens() async throws -> [AlertToken] {
         let now = clock.nowMilliseconds
-        if let cached = iosTokens, now >= cached.readAtMs, now - cached.readAtMs < Self.alertTokenCacheMs { return cached.tokens }
+        if let cached = memory.withLock({ $0.iosTokens(atMs: now) }) { return cached }
+        return try await readIOSAlertTokens()
+    }
+
+    private func readIOSAlertTokens() throws -> [AlertToken] {
+        let now = clock.nowMilliseconds
         let tokens = try alertTokens().filter { $0.platform == "ios" }
-        iosTokens = (now, tokens)
+        memory.withLock { $0.iosTokens = (now, tokens) }
         return tokens
     }
 
@@ -49,39 +66,45 @@ extension HostStore {
     /// ``badgeWriteDelayMs`` (or the clock went back), else by the write scheduled for then; it
     /// counts even while its write fails (the pushes go on). Writing through, a failed write
     /// throws and the tag does not count.
-    private func addToBadge(_ tag: String) throws {
+    private nonisolated(nonsending) func addToBadge(_ tag: String) async throws {
         let now = clock.nowMilliseconds
-        guard badge.insert(tag, atMs: now) else { return }
-        guard let scheduler = writeBehind else {
-            do {
-                try writeUnwrittenTags()
-            } catch {
-                badge.remove(tag)
-                throw error
+        let step = memory.withLock { memory -> BadgeWriteStep in
+            guard memory.badge.insert(tag, atMs: now) else { return .none }
+            guard let scheduler = memory.writeBehind else { return .writeThrough }
+            if let last = memory.lastBadgeWriteMs, now >= last, now - last < Self.badgeWriteDelayMs {
+                if memory.badgeWrite == nil { memory.badgeWrite = scheduleBadgeWrite(scheduler, afterMs: last + Self.badgeWriteDelayMs - now) }
+                return .none
             }
-            return
+            // Tags that come while this write is under way wait for the scheduled one.
+            memory.lastBadgeWriteMs = now
+            return .writeBehindNow
         }
-        if let last = lastBadgeWriteMs, now >= last, now - last < Self.badgeWriteDelayMs {
-            if badgeWrite == nil { scheduleBadgeWrite(scheduler, afterMs: last + Self.badgeWriteDelayMs - now) }
-        } else {
-            writeOrRetry(scheduler)
+        switch step {
+        case .none: return
+        case .writeBehindNow: await writeOrRetry()
+        case .writeThrough: try await writeThrough(tag)
         }
     }
 
-    private func scheduleBadgeWrite(_ scheduler: any Scheduler, afterMs delayMs: Int64) {
-        badgeWrite = scheduler.schedule(afterMs: delayMs) { [weak self] in
+    private nonisolated func scheduleBadgeWrite(_ scheduler: any Scheduler, afterMs delayMs: Int64) -> any ScheduledJob {
+        scheduler.schedule(afterMs: delayMs) { [weak self] in
             guard let self else { return }
-            badgeWriteTask.withLock { $0 = Task { await self.runScheduledBadgeWrite() } }
+            badgeWriteTask.withLock { $0 = Task { await self.writeOrRetry() } }
         }
     }
 
-    private func runScheduledBadgeWrite() {
-        if let scheduler = writeBehind { writeOrRetry(scheduler) }
+    private func writeThrough(_ tag: String) throws {
+        do {
+            try writeUnwrittenTags()
+        } catch {
+            memory.withLock { $0.badge.remove(tag) }
+            throw error
+        }
     }
 
-    /// A failed write keeps its tags and is tried again after the delay; the first failure of
-    /// a run, and the write that ends it, are logged.
-    private func writeOrRetry(_ scheduler: any Scheduler) {
+    /// A failed write keeps its tags and is tried again after the delay (while writing behind);
+    /// the first failure of a run, and the write that ends it, are logged.
+    private func writeOrRetry() {
         do {
             try writeUnwrittenTags()
             if badgeWriteFailing {
@@ -94,15 +117,19 @@ extension HostStore {
                 logger?.error("the badge set could not be written; tried again every \(Self.badgeWriteDelayMs) ms, "
                               + "a restart before it is written shows a smaller badge", ["error": "\(error)"])
             }
-            if badgeWrite == nil { scheduleBadgeWrite(scheduler, afterMs: Self.badgeWriteDelayMs) }
+            memory.withLock { memory in
+                guard let scheduler = memory.writeBehind, memory.badgeWrite == nil else { return }
+                memory.badgeWrite = scheduleBadgeWrite(scheduler, afterMs: Self.badgeWriteDelayMs)
+            }
         }
     }
 
     /// Writes the tags not yet in `badge_tags`; on failure they wait for the next write.
     private func writeUnwrittenTags() throws {
-        badgeWrite?.cancel()
-        badgeWrite = nil
-        let unwritten = badge.takeUnwritten()
+        let unwritten = memory.withLock { memory in
+            memory.cancelBadgeWrite()
+            return memory.badge.takeUnwritten()
+        }
         guard !unwritten.isEmpty else { return }
         do {
             try connection.transaction(.immediate) {
@@ -114,9 +141,10 @@ extension HostStore {
                     }
                 }
             }
-            lastBadgeWriteMs = clock.nowMilliseconds
+            let writtenAtMs = clock.nowMilliseconds
+            memory.withLock { $0.lastBadgeWriteMs = writtenAtMs }
         } catch {
-            badge.restore(unwritten)
+            memory.withLock { $0.badge.restore(unwritten) }
             throw error
         }
     }

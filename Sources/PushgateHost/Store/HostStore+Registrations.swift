@@ -1,20 +1,22 @@
 import PushgateStore
 
 /// The relay registration cache (`relay_registrations`), kept in memory too: read once on
-/// first use, then changed only together with the table.
+/// first use (on the database queue), then changed only together with the table; lookups
+/// answer from memory on the caller's thread.
 ///
 /// - Important: docs/host.md "Lost and aging bindings" — registrations are cached by (relay URL, token, kind), with the
 ///   time of the last successful registration (the host refreshes old ones).
 extension HostStore {
     /// Whether `token` of `kind` is known to be registered on the relay at `relayURL`.
-    public func isRegistered(relayURL: String, token: String, kind: String) throws -> Bool {
-        try cachedRegistrations()[Registration(relayURL: relayURL, token: token, kind: kind)] != nil
+    public nonisolated(nonsending) func isRegistered(relayURL: String, token: String, kind: String) async throws -> Bool {
+        try await cachedRegistrations()[Registration(relayURL: relayURL, token: token, kind: kind)] != nil
     }
 
     /// Those of `tokens` known to be registered as `kind` on the relay at `relayURL`, each with
     /// when it was last registered (wall-clock milliseconds): one call for a whole event's tokens.
-    public func registrationTimes(relayURL: String, tokens: [String], kind: String) throws -> [String: Int64] {
-        let cached = try cachedRegistrations()
+    public nonisolated(nonsending) func registrationTimes(relayURL: String, tokens: [String], kind: String) async throws
+        -> [String: Int64] {
+        let cached = try await cachedRegistrations()
         var times: [String: Int64] = [:]
         for token in tokens {
             if let registeredAt = cached[Registration(relayURL: relayURL, token: token, kind: kind)] { times[token] = registeredAt }
@@ -32,7 +34,7 @@ extension HostStore {
             try statement.bind(now, at: 4)
             try statement.step()
         }
-        registrations?[Registration(relayURL: relayURL, token: token, kind: kind)] = now
+        memory.withLock { $0.registrations?[Registration(relayURL: relayURL, token: token, kind: kind)] = now }
     }
 
     /// Forgets every cached registration of `token` of `kind` (the relay no longer binds it).
@@ -42,7 +44,9 @@ extension HostStore {
             try statement.bind(kind, at: 2)
             try statement.step()
         }
-        registrations = registrations?.filter { !($0.key.token == token && $0.key.kind == kind) }
+        memory.withLock { memory in
+            memory.registrations = memory.registrations?.filter { !($0.key.token == token && $0.key.kind == kind) }
+        }
     }
 
     /// Drops every cached registration for another relay URL (all of them when `relayURL` is nil).
@@ -50,11 +54,16 @@ extension HostStore {
         if let relayURL { try run("DELETE FROM relay_registrations WHERE relay_url <> ?", relayURL) } else {
             try connection.execute("DELETE FROM relay_registrations")
         }
-        registrations = registrations?.filter { $0.key.relayURL == relayURL }
+        memory.withLock { memory in memory.registrations = memory.registrations?.filter { $0.key.relayURL == relayURL } }
     }
 
-    private func cachedRegistrations() throws -> [Registration: Int64] {
-        if let registrations { return registrations }
+    private nonisolated(nonsending) func cachedRegistrations() async throws -> [Registration: Int64] {
+        if let cached = memory.withLock({ $0.registrations }) { return cached }
+        return try await loadRegistrations()
+    }
+
+    private func loadRegistrations() throws -> [Registration: Int64] {
+        if let cached = memory.withLock({ $0.registrations }) { return cached }
         let loaded = try connection.withStatement("SELECT relay_url, token, kind, registered_at FROM relay_registrations") { statement in
             var rows: [Registration: Int64] = [:]
             while try statement.step() {
@@ -63,7 +72,7 @@ extension HostStore {
             }
             return rows
         }
-        registrations = loaded
+        memory.withLock { $0.registrations = loaded }
         return loaded
     }
 }

@@ -3,45 +3,32 @@ import PushgateCore
 import PushgateStore
 import Synchronization
 
-/// `host.sqlite`: alert tokens, the badge tag set, the relay registration cache, and the
-/// imported Live Activity data. Calls run one at a time, each on its caller's thread when the
-/// store is idle (``CallerRunsExecutor``): the statements are short and seldom fsync.
+/// `host.sqlite`: alert tokens, the badge tag set, the relay registration cache, the outbox,
+/// hapi devices and the imported Live Activity data. The actor runs on the ``HostDatabase``'s
+/// queue, where every statement runs; an event's badge, tokens and registrations are answered
+/// from memory (``StoreMemory``) on the caller's thread.
 ///
 /// - Important: host.md §8 — WAL, busy timeout, numbered migrations; §4 — the badge set is
 ///   persisted so a restart keeps the count (a tag that follows a write within
 ///   ``badgeWriteDelayMs`` is written with the others due then; shutdown writes the rest).
 public actor HostStore {
-    private let executor: CallerRunsExecutor
-    let connection: SQLiteConnection
+    /// The connection's owner; this actor runs on its queue.
+    nonisolated let database: HostDatabase
     let clock: any WallClock
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { database.unownedExecutor }
 
     /// Whether any hapi device row exists: kept by this store's writes (only the host API
     /// writes that table), so an event for a host without hapi devices skips the read.
     private nonisolated let hapiDevicesExist: Atomic<Bool>
-    /// The badge set, read once at open: only this store writes `badge_tags`.
-    var badge: BadgeSet
-    /// Where a burst of new badge tags waits to share one write; nil (no scheduler, or after
-    /// shutdown): each is written at once.
-    var writeBehind: (any Scheduler)?
+    /// What an event is answered from without a statement.
+    nonisolated let memory: Mutex<StoreMemory>
     /// Where a failed badge write is reported.
     let logger: Logger?
-    /// When `badge_tags` was last written (wall clock).
-    var lastBadgeWriteMs: Int64?
-    /// The scheduled write of the unwritten tags, while one is due.
-    var badgeWrite: (any ScheduledJob)?
     /// Whether the last badge write failed (a run of failures is logged once).
     var badgeWriteFailing = false
     /// The task a scheduled write runs in, once its time came.
     nonisolated let badgeWriteTask = Mutex<Task<Void, Never>?>(nil)
-    /// The iOS alert tokens as last read, and when: this store's writes drop the copy, and one
-    /// older than ``alertTokenCacheMs`` is read again, so tokens another process stores (the
-    /// import command) are seen within that time.
-    var iosTokens: (readAtMs: Int64, tokens: [AlertToken])?
-    /// The relay registration cache's rows with their `registered_at`, read once on first use:
-    /// only this store writes `relay_registrations`, so an event looks its tokens up without a statement.
-    var registrations: [Registration: Int64]?
     /// Rows in `outbox`, counted on first use (``outboxDepth()``).
     var outboxRows: Int?
 
@@ -58,31 +45,36 @@ public actor HostStore {
     /// How long the iOS alert tokens are answered from memory.
     public static let alertTokenCacheMs: Int64 = 1000
 
-    /// Opens (creating and migrating) the database at `path`. With a `scheduler` badge tags are
-    /// written behind: those that follow a write within ``badgeWriteDelayMs`` are written
-    /// together when it is up, and a failed write is reported to `logger` and tried again.
-    public init(path: String, clock: any WallClock, scheduler: (any Scheduler)? = nil, logger: Logger? = nil) throws {
-        executor = CallerRunsExecutor(label: "pushgate.host.store")
-        try DatabaseDirectory.prepare(for: path)
-        // Per-event bookkeeping (badge tags, registration cache) needs no fsync of its own; a
-        // token a phone was told is stored does (`durably`). See docs/host.md, "Store".
-        let connection = try SQLiteConnection(path: path, durability: .normal)
-        try Migrator.migrate(connection, with: HostMigrations.all)
-        let devices = try connection.withStatement("SELECT EXISTS (SELECT 1 FROM hapi_devices)") { statement in
-            try statement.step() && statement.int64(at: 0) == 1
+    /// A store over `database`. With a `scheduler` badge tags are written behind: those that
+    /// follow a write within ``badgeWriteDelayMs`` are written together when it is up, and a
+    /// failed write is reported to `logger` and tried again.
+    public init(database: HostDatabase, clock: any WallClock, scheduler: (any Scheduler)? = nil, logger: Logger? = nil) throws {
+        let (devices, tags) = try database.readAtOpen { connection in
+            let devices = try connection.withStatement("SELECT EXISTS (SELECT 1 FROM hapi_devices)") { statement in
+                try statement.step() && statement.int64(at: 0) == 1
+            }
+            let tags = try connection.withStatement("SELECT tag FROM badge_tags") { statement in
+                var tags: Set<String> = []
+                while try statement.step() { tags.insert(statement.string(at: 0) ?? "") }
+                return tags
+            }
+            return (devices, tags)
         }
+        self.database = database
         hapiDevicesExist = Atomic(devices)
-        let tags = try connection.withStatement("SELECT tag FROM badge_tags") { statement in
-            var tags: Set<String> = []
-            while try statement.step() { tags.insert(statement.string(at: 0) ?? "") }
-            return tags
-        }
-        badge = BadgeSet(tags: tags)
-        self.connection = connection
+        memory = Mutex(StoreMemory(badge: BadgeSet(tags: tags), writeBehind: scheduler))
         self.clock = clock
-        writeBehind = scheduler
         self.logger = logger
     }
+
+    /// Opens (creating and migrating) a database of its own at `path`: for a process that only
+    /// uses this store (the import command, tests).
+    public init(path: String, clock: any WallClock, scheduler: (any Scheduler)? = nil, logger: Logger? = nil) throws {
+        try self.init(database: HostDatabase(path: path), clock: clock, scheduler: scheduler, logger: logger)
+    }
+
+    /// The database's connection (this actor runs on its queue).
+    var connection: SQLiteConnection { database.connection() }
 
     /// False only when the store holds no hapi device (read without waiting for the store).
     public nonisolated var mayHaveHapiDevices: Bool { hapiDevicesExist.load(ordering: .acquiring) }
@@ -95,7 +87,7 @@ public actor HostStore {
     /// Stores a token or refreshes its locale, environment, client and last-seen time.
     public func upsertAlertToken(_ token: AlertToken) throws {
         let now = clock.nowMilliseconds
-        iosTokens = nil
+        memory.withLock { $0.iosTokens = nil }
         try connection.durably { try upsert(token, now: now) }
     }
 
@@ -127,8 +119,10 @@ public actor HostStore {
                 return connection.changes > 0
             }
         }
-        registrations = registrations?.filter { $0.key.token != token }
-        iosTokens = nil
+        memory.withLock { memory in
+            memory.registrations = memory.registrations?.filter { $0.key.token != token }
+            memory.iosTokens = nil
+        }
         return known
     }
 
@@ -183,14 +177,7 @@ public actor HostStore {
 
     /// Raises the stored event version of `id` to at least `version`.
     public func raiseEventVersion(_ id: String, to version: Int64) throws {
-        try connection.withStatement("""
-            INSERT INTO event_versions (id, version) VALUES (?, ?)
-            ON CONFLICT (id) DO UPDATE SET version = max(version, excluded.version)
-            """) { statement in
-            try statement.bind(id, at: 1)
-            try statement.bind(version, at: 2)
-            try statement.step()
-        }
+        try connection.raiseEventVersion(id, to: version)
     }
 
     /// Every stored event version by id.
@@ -204,7 +191,7 @@ public actor HostStore {
 
     /// Counts for `GET /api/status`.
     public func counts() throws -> (alertTokens: Int, liveActivityTokens: Int, badge: Int) {
-        (try count("alert_tokens"), try count("live_activity_tokens"), badge.count)
+        (try count("alert_tokens"), try count("live_activity_tokens"), memory.withLock { $0.badge.count })
     }
 
     // MARK: Helpers

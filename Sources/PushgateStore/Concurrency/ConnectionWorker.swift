@@ -24,7 +24,9 @@ actor ConnectionWorker<Connection: StoreConnection> {
     /// Opens the connection on the worker's queue with `open`, replacing none.
     func open(_ open: @Sendable () throws -> Connection) throws {
         precondition(connection == nil, "ConnectionWorker.open called twice")
-        connection = try open()
+        let opened = try open()
+        (opened as? any QueueConfinedConnection)?.confine(to: executor)
+        connection = opened
     }
 
     /// Runs `body` with the connection on the worker's queue, within the call's deadline.

@@ -47,6 +47,10 @@ public final class PostgreSQLConnection {
     private var inTransaction = false
     /// The deadline of the calls under way (``withDeadline(_:_:)``).
     private var deadline: ContinuousClock.Instant?
+    #if DEBUG
+    /// The executor whose queue alone may use the connection, once confined.
+    private var owner: DispatchQueueExecutor?
+    #endif
 
     /// Connects (at most 10 s, or the session's call timeout) and applies `session`.
     /// - Throws: ``PostgreSQLError`` with libpq's message, the password removed.
@@ -57,6 +61,15 @@ public final class PostgreSQLConnection {
     }
 
     deinit { if let handle { PQfinish(handle) } }
+
+    /// From now on the connection is used only on `owner`'s queue: debug builds check each
+    /// round trip runs there; release builds compile the check out.
+    public func confine(to owner: DispatchQueueExecutor) {
+        #if DEBUG
+        owner.checkIsolated()
+        self.owner = owner
+        #endif
+    }
 
     /// Runs `body` with every wait for the server bounded by `deadline` rather than each call's
     /// own timeout; a deadline already passed fails at once without touching the server.
@@ -196,6 +209,9 @@ public final class PostgreSQLConnection {
     /// Sends one command with `send`, then waits for all of its results under the deadline.
     /// Returns the first failed result, else the last one.
     private func roundTrip(operation: String, sql: String, _ send: (OpaquePointer) -> Int32) throws -> PostgreSQLResult {
+        #if DEBUG
+        owner?.checkIsolated()
+        #endif
         let handle = try liveHandle()
         let deadline = deadline ?? session.callTimeout.map { ContinuousClock.now + $0 }
         guard send(handle) == 1 else { throw lost(operation: operation, sql: sql) }

@@ -7,7 +7,8 @@ import PushgateCore
 /// statements.
 ///
 /// Not thread-safe (opened with `SQLITE_OPEN_NOMUTEX`): its owner uses it from one thread
-/// at a time, e.g. from an actor running on a serial queue.
+/// at a time, from an actor running on a serial queue. Once ``confine(to:)`` names that queue,
+/// debug builds check every use runs there (docs/store.md).
 public final class SQLiteConnection {
     /// Whether the connection may write.
     public enum Access: Sendable {
@@ -37,6 +38,10 @@ public final class SQLiteConnection {
     private let handle: OpaquePointer
     private let durability: Durability
     private var statements: [String: SQLiteStatement] = [:]
+    #if DEBUG
+    /// The executor whose queue alone may use the connection, once confined.
+    private var owner: DispatchQueueExecutor?
+    #endif
 
     /// Opens (and for `.readWrite`, creates) the database at `path`. A new file gets mode 0600
     /// (a umask only takes bits away), and so do its `-wal` and `-shm` files: SQLite gives them the
@@ -82,6 +87,23 @@ public final class SQLiteConnection {
         try execute(durability.pragma)
     }
 
+    /// From now on the connection is used only on `owner`'s queue: debug builds check each
+    /// statement runs there; release builds compile the check out.
+    public func confine(to owner: DispatchQueueExecutor) {
+        #if DEBUG
+        owner.checkIsolated()
+        self.owner = owner
+        #endif
+    }
+
+    /// Stops on a use outside the owner's queue (debug builds only).
+    @inline(__always)
+    private func checkOwner() {
+        #if DEBUG
+        owner?.checkIsolated()
+        #endif
+    }
+
     /// Runs `body` (outside any transaction) with `synchronous=FULL`, so the commits it makes
     /// are on disk when it returns even on a ``Durability/normal`` connection.
     public func durably<R>(_ body: () throws -> R) throws -> R {
@@ -98,6 +120,7 @@ public final class SQLiteConnection {
 
     /// Runs `sql` like ``execute(_:)`` and returns its failure instead of throwing it.
     func failure(executing sql: String) -> SQLiteError? {
+        checkOwner()
         var message: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
@@ -112,6 +135,7 @@ public final class SQLiteConnection {
     ///
     /// A nested call with the same SQL gets a statement of its own.
     public func withStatement<R>(_ sql: String, _ body: (SQLiteStatement) throws -> R) throws -> R {
+        checkOwner()
         // Taken out of the cache while lent, so a nested borrow cannot reuse it mid-step.
         let statement = try statements.removeValue(forKey: sql) ?? SQLiteStatement(db: handle, sql: sql)
         defer {
