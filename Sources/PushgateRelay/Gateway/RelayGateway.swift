@@ -26,8 +26,8 @@ public final class RelayGateway: Sendable {
 
     /// Opens the gateway's tables in the relay database and schedules its jobs; `nil` when the
     /// configuration leaves the gateway off. The Android lane sends through the client of
-    /// `fcmClients` for the relay's service account (not given: a set of clients of its own).
-    static func start(configuration: RelayConfiguration, fcmClients: RelayFCMClients = RelayFCMClients(),
+    /// `fcmClients` for the relay's service account, the one hapi's Android lane uses too.
+    static func start(configuration: RelayConfiguration, fcmClients: RelayFCMClients,
                       channel: any DeliveryChannel, scheduler: any Scheduler,
                       relay: RelayService, logger: Logger) async throws -> RelayGateway? {
         guard let settings = configuration.gateway else { return nil }

@@ -15,8 +15,8 @@ struct HapiPushLanes: Sendable {
 
     /// Dry-run answers both platforms from the file; otherwise iOS goes through the relay's APNs
     /// `channel` and Android through the FCM client of `fcmClients` for the configured service
-    /// account, when there is one (not given: a set of clients of its own, shared with no other lane).
-    static func make(_ configuration: RelayConfiguration, fcmClients: RelayFCMClients = RelayFCMClients(),
+    /// account, when there is one.
+    static func make(_ configuration: RelayConfiguration, fcmClients: RelayFCMClients,
                      channel: any DeliveryChannel, clock: any WallClock, logger: Logger) throws -> HapiPushLanes {
         if let dryRun = channel as? DryRunChannel {
             return HapiPushLanes(ios: HapiDryRunLane(channel: dryRun), android: HapiDryRunLane(channel: dryRun))

@@ -31,10 +31,11 @@ public final class RelayServer: Sendable {
         let storage = try await RelayStorage.open(configuration, clock: clock, logger: logger)
         let service = RelayService(configuration: configuration, store: storage.bindings, channel: channel,
                                    clock: clock, deadlineClock: deadlineClock, logger: logger, replay: storage.replay)
+        let fcmClients = RelayFCMClients()
         let gateway: RelayGateway?
         do {
-            gateway = try await RelayGateway.start(configuration: configuration, channel: channel, scheduler: scheduler,
-                                                   relay: service, logger: logger)
+            gateway = try await RelayGateway.start(configuration: configuration, fcmClients: fcmClients, channel: channel,
+                                                   scheduler: scheduler, relay: service, logger: logger)
         } catch {
             try? await storage.close()
             throw error
@@ -47,7 +48,8 @@ public final class RelayServer: Sendable {
                     await service.metricsText() + (gateway?.metricsText ?? "")
                 }
             }
-            hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, channel: channel, clock: scheduler.clock, logger: logger),
+            hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, fcmClients: fcmClients, channel: channel,
+                                                                 clock: scheduler.clock, logger: logger),
                                    retry: service.retry, metrics: service.metrics, clients: configuration.clientAddresses,
                                    maxKeys: configuration.rateLimitMaxKeys ?? TokenBucketLimiter.defaultMaxKeys,
                                    clock: scheduler.clock, logger: logger.named("hapi-push"))
