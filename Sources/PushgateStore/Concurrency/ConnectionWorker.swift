@@ -25,7 +25,7 @@ actor ConnectionWorker<Connection: StoreConnection> {
     func open(_ open: @Sendable () throws -> Connection) throws {
         precondition(connection == nil, "ConnectionWorker.open called twice")
         let opened = try open()
-        (opened as? any QueueConfinedConnection)?.confine(to: executor)
+        opened.confine(to: executor)
         connection = opened
     }
 

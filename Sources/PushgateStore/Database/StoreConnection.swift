@@ -38,6 +38,10 @@ public protocol StoreConnection: AnyObject, SendableMetatype {
     /// Records the schema version; inside a transaction it commits or rolls back with it.
     func setSchemaVersion(_ version: Int32) throws
 
+    /// From now on the connection is used only on `owner`'s queue, and in debug builds checks
+    /// that every statement runs there (docs/store.md, "Concurrency"); call it on that queue.
+    func confine(to owner: DispatchQueueExecutor)
+
     /// Runs `body` with every wait for the database server bounded by `deadline`.
     func withDeadline<R>(_ deadline: ContinuousClock.Instant, _ body: () throws -> R) throws -> R
 }
