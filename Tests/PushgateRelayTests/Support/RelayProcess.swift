@@ -1,11 +1,11 @@
 import Foundation
+import PushgateTesting
 import Synchronization
 
 /// The built `pushgate-relay` binary as a child process (posix_spawn, pipes, waitpid), for
 /// signal and crash tests. Every method blocks: call them through ``blocking(_:)``.
 final class RelayProcess: Sendable {
-    static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/pushgate-relay").path
+    static let binary = BuiltProducts.path("pushgate-relay")
 
     let pid: pid_t
     private let stdoutFD: Int32
