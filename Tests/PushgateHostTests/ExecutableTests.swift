@@ -16,7 +16,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
-        process.environment = environment
+        process.environment = SanitizerEnvironment.adding(to: environment)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
