@@ -1,4 +1,5 @@
 import Foundation
+import PushgateTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -8,15 +9,14 @@ import Testing
 
 /// The `pushgate-host` binary: `identity`, `run` with its API, graceful SIGTERM.
 @Suite struct ExecutableTests {
-    static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".build/debug/pushgate-host").path
+    static let binary = BuiltProducts.path("pushgate-host")
 
     /// Starts the binary; blocking, so call it through ``blocking(_:)``.
     private static func launch(_ arguments: [String], _ environment: [String: String]) throws -> (Process, FileHandle) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
-        process.environment = environment
+        process.environment = SanitizerEnvironment.adding(to: environment)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

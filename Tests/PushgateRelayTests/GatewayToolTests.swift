@@ -1,4 +1,5 @@
 import Foundation
+import PushgateTesting
 import Testing
 import PushgateCore
 
@@ -6,8 +7,7 @@ import PushgateCore
 /// with the gateway on: the Orca-compatible host client, its §2.9 checks, and the banner the
 /// fake APNs receives.
 @Suite(.timeLimit(.minutes(1))) struct GatewayToolTests {
-    static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".build/debug/pushgate").path
+    static let binary = BuiltProducts.path("pushgate")
 
     /// Runs the tool to completion on its own thread: exit status, standard output, standard error.
     static func tool(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {

@@ -9,8 +9,8 @@ enum PushgateTool {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let executable = packageRoot.appendingPathComponent(".build/debug/pushgate")
-    static let relayExecutable = packageRoot.appendingPathComponent(".build/debug/pushgate-relay")
+    static let executable = BuiltProducts.path("pushgate")
+    static let relayExecutable = BuiltProducts.path("pushgate-relay")
 
     /// Runs `pushgate arguments…` to its end, feeding `input` on standard input.
     static func run(_ arguments: [String], input: String = "") throws -> Outcome {
@@ -24,7 +24,7 @@ enum PushgateTool {
 
     /// Starts `pushgate arguments…` and returns at once (long-running commands such as `fake-apns`).
     static func start(_ arguments: [String], input: String = "") throws -> ChildProcess {
-        try ChildProcess(executable: executable.path, arguments: arguments, input: Array(input.utf8))
+        try ChildProcess(executable: executable, arguments: arguments, input: Array(input.utf8))
     }
 
     /// A fresh empty directory for one test's files.

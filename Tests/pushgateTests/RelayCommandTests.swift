@@ -13,7 +13,7 @@ import Testing
 
         static func start(in directory: URL) async throws -> DryRunRelay {
             let deliveries = directory.appendingPathComponent("deliveries.jsonl").path
-            let process = try ChildProcess(executable: PushgateTool.relayExecutable.path, arguments: ["--dry-run"], environment: [
+            let process = try ChildProcess(executable: PushgateTool.relayExecutable, arguments: ["--dry-run"], environment: [
                 "PUSHGATE_RELAY_PORT": "0", "PUSHGATE_RELAY_METRICS_LISTEN": "off",
                 "PUSHGATE_RELAY_DATABASE_PATH": directory.appendingPathComponent("relay.sqlite").path,
                 "PUSHGATE_RELAY_DRY_RUN_LOG": deliveries,

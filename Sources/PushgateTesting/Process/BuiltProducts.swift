@@ -1,13 +1,12 @@
 import Foundation
 
-/// The package's debug executables (`swift build --build-tests` builds them before any test runs).
+/// The package's executables of the build the running tests come from (`swift build
+/// --build-tests` builds them before any test runs).
 public enum BuiltProducts {
-    /// The package root: this file lives in Sources/PushgateTesting/Process/.
-    public static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The directory of the debug executables.
-    public static var directory: String { packageRoot.appendingPathComponent(".build/debug").path }
+    /// The directory of the executables: the test binary's own, so tests built into another
+    /// scratch path (`Scripts/sanitize`'s `.build/sanitize-thread/debug`) start that build's
+    /// executables, sanitized as they are.
+    public static let directory = Bundle.main.executableURL!.deletingLastPathComponent().path
 
     /// The path of the executable `name` (`pushgate`, `pushgate-relay`, `pushgate-host`).
     public static func path(_ name: String) -> String { directory + "/" + name }

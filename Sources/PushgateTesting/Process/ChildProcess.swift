@@ -37,7 +37,8 @@ public final class ChildProcess: Sendable {
     private static let ignoreBrokenPipes: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
 
     /// Starts `executable` with `arguments` (without the program name) and `environment` (the
-    /// test process's own when `nil`), writes `input` to its standard input and closes it.
+    /// test process's own when `nil`; else with the test's sanitizer settings added), writes
+    /// `input` to its standard input and closes it.
     /// With `logFile`, standard error is appended to that file instead of a pipe: a server that
     /// runs for a while logs more than a pipe holds while nobody reads it.
     public init(executable: String, arguments: [String], environment: [String: String]? = nil, input: [UInt8] = [],
@@ -57,7 +58,7 @@ public final class ChildProcess: Sendable {
         } else if let logFile {
             posix_spawn_file_actions_addopen(&actions, 2, logFile, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         }
-        let environment = environment ?? ProcessInfo.processInfo.environment
+        let environment = environment.map(SanitizerEnvironment.adding) ?? ProcessInfo.processInfo.environment
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }

@@ -1,11 +1,11 @@
 import Foundation
+import PushgateTesting
 import Synchronization
 
 /// The built `pushgate-relay` binary as a child process (posix_spawn, pipes, waitpid), for
 /// signal and crash tests. Every method blocks: call them through ``blocking(_:)``.
 final class RelayProcess: Sendable {
-    static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/pushgate-relay").path
+    static let binary = BuiltProducts.path("pushgate-relay")
 
     let pid: pid_t
     private let stdoutFD: Int32
@@ -16,7 +16,7 @@ final class RelayProcess: Sendable {
     /// Unless `environment` says otherwise, the metrics listener takes a free port, so relays
     /// started side by side never collide on the default 127.0.0.1:9788.
     init(arguments: [String] = [], environment: [String: String]) throws {
-        var environment = environment
+        var environment = SanitizerEnvironment.adding(to: environment)
         if environment["PUSHGATE_RELAY_METRICS_LISTEN"] == nil { environment["PUSHGATE_RELAY_METRICS_LISTEN"] = "127.0.0.1:0" }
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw POSIXError(.EMFILE) }
