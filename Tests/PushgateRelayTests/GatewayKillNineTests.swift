@@ -56,7 +56,8 @@ import PushgateTesting
         defer { rig.stop() }
         let token = Hex.encode(SecureRandom.bytes(32))
         let ids = try await rig.register([token])
-        rig.fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests, retryAfterSeconds: 5)])
+        // Long enough for the two sends and the kill to come first also in a thread-sanitized build.
+        rig.fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests, retryAfterSeconds: 12)])
         // Before the send: the 429, and so the relay's clock for its Retry-After, comes later.
         let sentAt = Date()
         try await rig.send(to: ids, seq: 1)
@@ -72,7 +73,7 @@ import PushgateTesting
         #expect(first.map(\.status) == [429, 200], "sent, throttled, then resent")
         #expect(Set(first.map { $0.headers.first { $0.name == "apns-collapse-id" }?.value }) == ["note-1"], "one collapse id")
         #expect(first.allSatisfy { $0.payload?["orca"]?["coalescedCount"] == 1 && $0.payload?["aps"]?["alert"]?["title"] == "Agent 1" })
-        #expect(Date().timeIntervalSince(sentAt) >= 5, "the retry waited its Retry-After")
+        #expect(Date().timeIntervalSince(sentAt) >= 12, "the retry waited its Retry-After")
         let summary = requests.filter { $0.payload?["orca"]?["notificationId"] == "note-3" }
         #expect(summary.count == 1 && summary.first?.payload?["orca"]?["coalescedCount"] == 2)
         try await rig.stopSecond()
