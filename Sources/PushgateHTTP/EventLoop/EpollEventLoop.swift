@@ -126,6 +126,7 @@ public final class EpollEventLoop: @unchecked Sendable {
         loopThread = pthread_self()
         condition.unlock()
         var events = [epoll_event](repeating: epoll_event(), count: 64)
+        var running: [@Sendable () -> Void] = []
         while true {
             // A job queued on the loop thread (by a job) wakes nobody: then only poll.
             condition.lock()
@@ -144,12 +145,13 @@ public final class EpollEventLoop: @unchecked Sendable {
                 condition.unlock()
                 handler?(event.events)
             }
+            // Swapped, so the two arrays' storage is reused and a steady stream of jobs allocates none.
             condition.lock()
-            let due = jobs
-            jobs.removeAll()
+            swap(&jobs, &running)
             let stop = closed
             condition.unlock()
-            for job in due { job() }
+            for job in running { job() }
+            running.removeAll(keepingCapacity: true)
             if stop { break }
         }
         condition.lock()

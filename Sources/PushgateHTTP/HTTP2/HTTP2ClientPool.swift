@@ -146,6 +146,9 @@ final class HTTP2Inbox: Sendable {
         }
     }
 
+    /// Whether commands wait for a pass.
+    var hasCommands: Bool { state.withLock { !$0.commands.isEmpty } }
+
     /// Swaps every queued command (oldest first) into `batch`, which must be empty; its storage
     /// becomes the next inbox, so a steady stream of commands allocates nothing.
     func takeAll(into batch: inout [Command]) {

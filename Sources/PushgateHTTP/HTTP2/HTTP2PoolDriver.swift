@@ -78,7 +78,8 @@ final class HTTP2PoolDriver: @unchecked Sendable {
     @discardableResult
     func post(_ command: HTTP2Inbox.Command) -> Bool {
         guard let wasEmpty = inbox.post(command) else { return false }
-        if wasEmpty { loop.execute { [self] in runPass() } }
+        // A pass queued by a socket's handler in the meantime may have taken the commands already.
+        if wasEmpty { loop.execute { [self] in if inbox.hasCommands { runPass() } } }
         return true
     }
 
