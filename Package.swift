@@ -24,11 +24,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         // Libraries, in dependency order: each depends only on those above it.
         .target(name: "PushgateCore", dependencies: ["COpenSSL", "CSodium"]),
         .target(name: "PushgateStore", dependencies: ["PushgateCore", "CSQLite", "CLibPQ"]),
-        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD", "CCurl"]),
+        .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD", "CCurl", "CLinux"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"],

@@ -27,10 +27,7 @@ static inline CURLcode pushgate_curl_response_code(CURL *handle, long *code) {
 }
 
 /* The multi interface, driven by the caller's own epoll loop (curl_multi_socket_action) with a
-   timerfd for libcurl's timer. */
-
-#include <sys/epoll.h>
-#include <sys/timerfd.h>
+   timerfd for libcurl's timer (both from CLinux). */
 
 typedef int (*pushgate_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *context, void *socketContext);
 typedef int (*pushgate_curl_timer_callback)(CURLM *multi, long timeoutMs, void *context);

@@ -1,4 +1,4 @@
-import CCurl
+import CLinux
 import Glibc
 
 /// A timerfd that fires by a deadline on CLOCK_MONOTONIC, for a descriptor watched by an

@@ -1,11 +1,11 @@
-import CCurl
+import CLinux
 import Foundation
 import Glibc
 
 /// One thread sleeping in epoll(7) over the descriptors of several owners — an HTTP server run
-/// without threads of its own and an ``HTTP1Client`` — so that a request which arrives on the
-/// server, waits for the client's answer and goes back out is handled by one thread, never
-/// handed between threads.
+/// without threads of its own, an ``HTTP1Client``, ``HTTP2ClientPool``s — so that a request which
+/// arrives on the server, waits for the client's answer and goes back out is handled by one
+/// thread, never handed between threads.
 ///
 /// Handlers run on the loop thread, one at a time, without any lock of the loop held, so they
 /// may watch and unwatch descriptors and submit jobs. Descriptors are level-triggered.
@@ -16,7 +16,8 @@ public final class EpollEventLoop: @unchecked Sendable {
     public typealias Handler = @Sendable (UInt32) -> Void
 
     private let epoll: Int32
-    private let waker: LoopWaker
+    /// An eventfd that `execute` and `close` make readable to wake the loop from another thread.
+    private let wakeDescriptor: Int32
     private let condition = NSCondition()
     private var handlers: [Int32: Handler] = [:]
     private var jobs: [@Sendable () -> Void] = []
@@ -24,16 +25,25 @@ public final class EpollEventLoop: @unchecked Sendable {
     private var closed = false
     private var exited = false
 
-    public init() throws {
-        waker = try LoopWaker()
+    /// Starts the loop thread, named `threadName` (at most 15 characters, docs/concurrency.md).
+    public init(threadName: String = "pushgate-loop") throws {
+        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wakeDescriptor >= 0 else { throw HTTPServerError.startFailed(errno: errno, message: "eventfd failed") }
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw HTTPServerError.startFailed(errno: errno, message: "epoll_create1 failed") }
-        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: waker.readDescriptor))
-        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, waker.readDescriptor, &event)
-        Thread { [self] in run() }.start()
+        guard epoll >= 0 else {
+            let failure = errno
+            Glibc.close(wakeDescriptor)
+            throw HTTPServerError.startFailed(errno: failure, message: "epoll_create1 failed")
+        }
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: wakeDescriptor))
+        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, wakeDescriptor, &event)
+        Thread { [self] in run(threadName: threadName) }.start()
     }
 
-    deinit { Glibc.close(epoll) }
+    deinit {
+        Glibc.close(epoll)
+        Glibc.close(wakeDescriptor)
+    }
 
     /// Whether the caller runs on the loop thread.
     public var isCurrent: Bool {
@@ -71,10 +81,12 @@ public final class EpollEventLoop: @unchecked Sendable {
             condition.unlock()
             return job()
         }
+        // A non-empty queue has a wake-up pending already, or the loop looks at it before sleeping.
+        let wasEmpty = jobs.isEmpty
         jobs.append(job)
         let onLoop = loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         condition.unlock()
-        if !onLoop { waker.wake() }
+        if wasEmpty && !onLoop { wake() }
     }
 
     /// Runs `job` on the loop thread and returns once it ran (at once when called there).
@@ -96,18 +108,25 @@ public final class EpollEventLoop: @unchecked Sendable {
         let onLoop = loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         condition.unlock()
         guard !onLoop else { return }
-        waker.wake()
+        wake()
         condition.lock()
         while !exited { condition.wait() }
         condition.unlock()
     }
 
-    private func run() {
-        nameCurrentThread("pushgate-loop")
+    /// Makes the eventfd readable (adding to its counter never blocks short of 2^64 - 1 wake-ups).
+    private func wake() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeDescriptor, &one, 8)
+    }
+
+    private func run(threadName: String) {
+        nameCurrentThread(threadName)
         condition.lock()
         loopThread = pthread_self()
         condition.unlock()
         var events = [epoll_event](repeating: epoll_event(), count: 64)
+        var running: [@Sendable () -> Void] = []
         while true {
             // A job queued on the loop thread (by a job) wakes nobody: then only poll.
             condition.lock()
@@ -116,8 +135,9 @@ public final class EpollEventLoop: @unchecked Sendable {
             let count = epoll_wait(epoll, &events, Int32(events.count), queued ? 0 : -1)
             for event in events.prefix(max(0, Int(count))) {
                 let descriptor = event.data.fd
-                if descriptor == waker.readDescriptor {
-                    waker.drain()
+                if descriptor == wakeDescriptor {
+                    var wakeUps: UInt64 = 0
+                    _ = Glibc.read(wakeDescriptor, &wakeUps, 8)  // resets the counter
                     continue
                 }
                 condition.lock()
@@ -125,12 +145,13 @@ public final class EpollEventLoop: @unchecked Sendable {
                 condition.unlock()
                 handler?(event.events)
             }
+            // Swapped, so the two arrays' storage is reused and a steady stream of jobs allocates none.
             condition.lock()
-            let due = jobs
-            jobs.removeAll()
+            swap(&jobs, &running)
             let stop = closed
             condition.unlock()
-            for job in due { job() }
+            for job in running { job() }
+            running.removeAll(keepingCapacity: true)
             if stop { break }
         }
         condition.lock()

@@ -21,7 +21,8 @@ public struct HTTP2ClientConfiguration: Sendable {
     public var reconnectMaxDelayMilliseconds: Int64 = 30_000
     /// Response bodies are kept up to this size; the rest is discarded.
     public var maxResponseBodyBytes: Int = 64 * 1024
-    /// The longest the event loop sleeps before re-reading the clock (so a manual clock is noticed).
+    /// The longest the pool waits, while a timer is pending, before re-reading the clock (so a
+    /// manual clock is noticed).
     public var timerGranularityMilliseconds: Int32 = 250
 
     public init(extraCAFile: String? = nil) {

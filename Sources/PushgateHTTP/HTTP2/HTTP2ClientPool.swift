@@ -3,38 +3,36 @@ import PushgateCore
 import Synchronization
 
 /// An HTTP/2 client over TLS: long-lived connections per origin, many concurrent requests per
-/// connection, one I/O thread for the whole pool. Callers just `await send(_:)`.
+/// connection, its I/O on an ``EpollEventLoop`` shared with other pools. Callers just `await send(_:)`.
 ///
 /// - Important: ALPN `h2` only; honours SETTINGS_MAX_CONCURRENT_STREAMS and GOAWAY, PINGs idle
 ///   connections, backs off between failed connections (docs/concurrency.md, "The HTTP/2 client inside").
 public final class HTTP2ClientPool: Sendable {
-    private let inbox: HTTP2Inbox
+    private let driver: HTTP2PoolDriver
     private let clock: any MonotonicClock
     private let defaultTimeout: Int64
     private let nextRequestID = Atomic<UInt64>(1)
     private let status = HTTP2PoolStatus()
 
-    /// Starts the pool's I/O thread. Deadlines, timeouts, PINGs and back-off read `clock`.
-    /// Throws when the TLS context cannot be built (unreadable extra CA file).
+    /// The loop of pools created without one, started by the first (thread `pushgate-h2`): the
+    /// process's HTTP/2 clients share one thread, not one each.
+    private static let sharedLoop = Result { try EpollEventLoop(threadName: "pushgate-h2") }
+
+    /// Runs the pool's I/O on `loop`, or on the process's shared HTTP/2 loop when nil. Deadlines,
+    /// timeouts, PINGs and back-off read `clock`. Throws when the TLS context cannot be built
+    /// (unreadable extra CA file).
     public init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration(),
-                clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger) throws {
+                clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger, loop: EpollEventLoop? = nil) throws {
         let tlsContext = try TLSContext.client(extraCAFile: configuration.extraCAFile, alpn: ["h2"])
         let callbacks = try HTTP2ConnectionCallbacks.make()
-        let inbox = try HTTP2Inbox()
-        self.inbox = inbox
+        driver = try HTTP2PoolDriver(loop: loop ?? Self.sharedLoop.get(), configuration: configuration, clock: clock,
+                                     logger: logger, tlsContext: tlsContext, callbacks: callbacks, status: status)
         self.clock = clock
         self.defaultTimeout = configuration.requestTimeoutMilliseconds
-        let status = self.status
-        let thread = Thread {
-            nameCurrentThread("pushgate-h2")
-            HTTP2EventLoop(inbox: inbox, configuration: configuration, clock: clock, logger: logger,
-                           tlsContext: tlsContext, callbacks: callbacks, status: status).run()
-        }
-        thread.start()
     }
 
     deinit {
-        inbox.post(.shutdown(nil))
+        driver.post(.shutdown(nil))
     }
 
     /// Sends `request` and waits for the complete response (body capped at `maxResponseBodyBytes`).
@@ -44,42 +42,43 @@ public final class HTTP2ClientPool: Sendable {
         let headers = try HeaderBlock(request: request)
         let id = nextRequestID.wrappingAdd(1, ordering: .relaxed).oldValue
         let deadline = clock.nowMilliseconds + (request.timeoutMilliseconds ?? defaultTimeout)
-        let inbox = self.inbox
+        let driver = self.driver
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let submission = RequestSubmission(id: id, origin: request.origin, headers: headers, body: request.body,
                                                    deadline: deadline, continuation: continuation)
-                guard inbox.post(.send(submission)) else {
+                guard driver.post(.send(submission)) else {
                     return continuation.resume(throwing: HTTP2ClientError(.shutdown, detail: "the HTTP/2 client is shutting down"))
                 }
                 // A task cancelled before this point ran its handler already (at once, when it was
                 // cancelled before `send`), and that `.cancel` reached the loop ahead of the request,
                 // which ignored it. Cancelling sets the flag before running the handler, so checking
                 // the flag after posting misses no cancellation.
-                if Task.isCancelled { inbox.post(.cancel(id)) }
+                if Task.isCancelled { driver.post(.cancel(id)) }
             }
         } onCancel: {
-            inbox.post(.cancel(id))
+            driver.post(.cancel(id))
         }
     }
 
     /// Refuses new requests, lets accepted ones finish (each within its deadline), closes every
-    /// connection with GOAWAY and stops the I/O thread.
+    /// connection with GOAWAY and stops watching its descriptors. The loop goes on serving the
+    /// other pools on it.
     public func shutdown() async {
-        let inbox = self.inbox
+        let driver = self.driver
         await withCheckedContinuation { continuation in
-            if !inbox.post(.shutdown(continuation)) { continuation.resume() }
+            if !driver.post(.shutdown(continuation)) { continuation.resume() }
         }
     }
 
-    /// Connections, open streams and waiting requests for `origin`, as of the I/O thread's last
+    /// Connections, open streams and waiting requests for `origin`, as of the pool's last
     /// pass (published before that pass resumes its callers).
     public func statistics(for origin: HTTP2Origin) -> HTTP2OriginStatistics {
         status.statistics(for: origin)
     }
 
-    /// Returns once the statistics for `origin` satisfy `condition` (for tests: waits on the I/O
-    /// thread's updates, never on time).
+    /// Returns once the statistics for `origin` satisfy `condition` (for tests: waits on the
+    /// pool's updates, never on time).
     package func statistics(for origin: HTTP2Origin, until condition: @escaping @Sendable (HTTP2OriginStatistics) -> Bool) async {
         await status.wait(for: origin, until: condition)
     }
@@ -103,7 +102,7 @@ public struct HTTP2OriginStatistics: Sendable, Equatable {
     static let idle = HTTP2OriginStatistics(connections: 0, openStreams: 0, waitingRequests: 0)
 }
 
-/// A request handed from a caller's task to the I/O thread, with the continuation to resume.
+/// A request handed from a caller's task to the pool's loop, with the continuation to resume.
 struct RequestSubmission: Sendable {
     let id: UInt64
     let origin: HTTP2Origin
@@ -114,12 +113,13 @@ struct RequestSubmission: Sendable {
     let continuation: CheckedContinuation<HTTP2Response, any Error>
 }
 
-/// The only way into the I/O thread: callers post commands, the loop takes them all at once.
+/// The only way into a pool's driver from other threads: callers post commands, a pass on the
+/// loop takes them all at once.
 final class HTTP2Inbox: Sendable {
     enum Command: Sendable {
         case send(RequestSubmission)
         case cancel(UInt64)
-        /// A helper thread resolved a connection's origin.
+        /// The ``HostResolver`` resolved a connection's origin.
         case resolved(HTTP2PoolStateMachine.ConnectionID, Result<[SocketAddress], TLSError>)
         /// Stop after the accepted requests finished; resume the continuation (if any) once closed.
         case shutdown(CheckedContinuation<Void, Never>?)
@@ -132,17 +132,11 @@ final class HTTP2Inbox: Sendable {
     }
 
     private let state = Mutex(State())
-    let waker: LoopWaker
 
-    init() throws {
-        waker = try LoopWaker()
-    }
-
-    /// Queues a command and wakes the loop if it may be asleep. Returns false (and drops the
-    /// command) for a `send` after shutdown began, and for anything once the loop has exited.
-    @discardableResult
-    func post(_ command: Command) -> Bool {
-        let wasEmpty: Bool? = state.withLock { state in
+    /// Queues a command; returns whether the inbox was empty, or nil (dropping the command) for a
+    /// `send` after shutdown began and for anything once the pool stopped.
+    func post(_ command: Command) -> Bool? {
+        state.withLock { state in
             if state.finished { return nil }
             if case .send = command, state.closed { return nil }
             if case .shutdown = command { state.closed = true }
@@ -150,11 +144,10 @@ final class HTTP2Inbox: Sendable {
             state.commands.append(command)
             return wasEmpty
         }
-        guard let wasEmpty else { return false }
-        // A non-empty inbox means the loop has a wake-up pending already.
-        if wasEmpty { waker.wake() }
-        return true
     }
+
+    /// Whether commands wait for a pass.
+    var hasCommands: Bool { state.withLock { !$0.commands.isEmpty } }
 
     /// Swaps every queued command (oldest first) into `batch`, which must be empty; its storage
     /// becomes the next inbox, so a steady stream of commands allocates nothing.
@@ -164,7 +157,7 @@ final class HTTP2Inbox: Sendable {
         }
     }
 
-    /// Called by the loop as it exits: later posts are refused; returns what was still queued.
+    /// Called as the pool stops: later posts are refused; returns what was still queued.
     func finish() -> [Command] {
         state.withLock { state in
             state.finished = true
@@ -175,7 +168,7 @@ final class HTTP2Inbox: Sendable {
     }
 }
 
-/// Per-origin figures published by the I/O thread for ``HTTP2ClientPool/statistics(for:)``, and
+/// Per-origin figures published by the pool's passes for ``HTTP2ClientPool/statistics(for:)``, and
 /// the tasks waiting for them to reach a condition.
 final class HTTP2PoolStatus: Sendable {
     private struct Waiter {

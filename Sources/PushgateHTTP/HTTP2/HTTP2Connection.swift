@@ -1,10 +1,11 @@
+import CLinux
 import CNGHTTP2
 import Glibc
 
 /// One HTTP/2 connection: a ``TLSConnection`` driven by an nghttp2 client session. It moves
 /// bytes and frames only; what to send, when to PING and when to give up is the pool's state
-/// machine's (``HTTP2PoolStateMachine``), which it tells what happened through its loop. Owned
-/// and driven by one ``HTTP2EventLoop`` thread; nothing here blocks.
+/// machine's (``HTTP2PoolStateMachine``), which it tells what happened through its driver. Owned
+/// and driven by one ``HTTP2PoolDriver``, on its loop thread; nothing here blocks.
 final class HTTP2Connection {
     enum State: Equatable {
         /// TCP connect and TLS handshake.
@@ -45,7 +46,7 @@ final class HTTP2Connection {
     /// Reads per wake-up, so one busy connection cannot starve the others on the loop.
     private static let readsPerWakeUp = 32
 
-    unowned let loop: HTTP2EventLoop
+    unowned let driver: HTTP2PoolDriver
     let id: HTTP2PoolStateMachine.ConnectionID
     let origin: HTTP2Origin
     let peer: String
@@ -63,9 +64,9 @@ final class HTTP2Connection {
     private(set) var hasUnreadInput = false
     private let maxResponseBodyBytes: Int
 
-    init(loop: HTTP2EventLoop, id: HTTP2PoolStateMachine.ConnectionID, origin: HTTP2Origin, address: SocketAddress,
+    init(driver: HTTP2PoolDriver, id: HTTP2PoolStateMachine.ConnectionID, origin: HTTP2Origin, address: SocketAddress,
          context: TLSContext, maxResponseBodyBytes: Int) throws(HTTP2ClientError) {
-        self.loop = loop
+        self.driver = driver
         self.id = id
         self.origin = origin
         self.peer = "\(address)"
@@ -83,11 +84,14 @@ final class HTTP2Connection {
 
     var fileDescriptor: Int32 { tls.fileDescriptor }
 
-    /// The poll(2) events this connection waits for.
-    var pollEvents: Int16 {
+    /// The epoll(7) events this connection waits for.
+    var epollEvents: UInt32 {
         guard state != .closed else { return 0 }
-        return Int16(POLLIN) | (wantsWritable ? Int16(POLLOUT) : 0)
+        return EPOLLIN.rawValue | (wantsWritable ? EPOLLOUT.rawValue : 0)
     }
+
+    /// The events its driver watches the descriptor for (0: not watched).
+    var watchedEvents: UInt32 = 0
 
     // MARK: I/O
 
@@ -125,7 +129,7 @@ final class HTTP2Connection {
     private func startSession() throws {
         let session: NGHTTP2Session
         do {
-            session = try NGHTTP2Session(client: loop.callbacks, userData: Unmanaged.passUnretained(self).toOpaque())
+            session = try NGHTTP2Session(client: driver.callbacks, userData: Unmanaged.passUnretained(self).toOpaque())
         } catch {
             throw HTTP2ClientError(error)
         }
@@ -142,7 +146,7 @@ final class HTTP2Connection {
         guard let session else { return }
         hasUnreadInput = false
         var received = false
-        defer { if received { loop.record(.bytesReceived(id)) } }
+        defer { if received { driver.record(.bytesReceived(id)) } }
         for _ in 0..<Self.readsPerWakeUp {
             let result: TLSConnection.IOResult
             do {
@@ -275,7 +279,7 @@ final class HTTP2Connection {
         if outputOffset < output.count { _ = try? tls.write(output[outputOffset...]) }
     }
 
-    /// Closes at once and tells the loop which requests may have reached the server.
+    /// Closes at once and tells the driver which requests may have reached the server.
     func close(_ error: HTTP2ClientError) {
         guard state != .closed else { return }
         state = .closed
@@ -286,7 +290,7 @@ final class HTTP2Connection {
         for stream in streams.values where stream.headersSent { sent.insert(stream.requestID) }
         streams = [:]
         streamOfRequest = [:]
-        loop.connectionClosed(self, error, sent: sent)
+        driver.connectionClosed(self, error, sent: sent)
     }
 
     // MARK: nghttp2 callbacks (called from inside mem_recv / mem_send)
@@ -297,10 +301,10 @@ final class HTTP2Connection {
         case NGHTTP2_SETTINGS.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0:
             guard let session else { return 0 }
             let limit = nghttp2_session_get_remote_settings(session.handle, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
-            loop.record(.settingsReceived(id, maxConcurrentStreams: Int(min(limit, UInt32(Int32.max)))))
+            driver.record(.settingsReceived(id, maxConcurrentStreams: Int(min(limit, UInt32(Int32.max)))))
         case NGHTTP2_GOAWAY.rawValue:
             goawayLastStreamID = frame.pointee.goaway.last_stream_id
-            loop.goawayReceived(self, lastStreamID: frame.pointee.goaway.last_stream_id, errorCode: frame.pointee.goaway.error_code)
+            driver.goawayReceived(self, lastStreamID: frame.pointee.goaway.last_stream_id, errorCode: frame.pointee.goaway.error_code)
         default:
             break
         }
@@ -316,7 +320,7 @@ final class HTTP2Connection {
         guard UInt32(frame.pointee.hd.type) == NGHTTP2_HEADERS.rawValue,
               let stream = removeStream(frame.pointee.hd.stream_id) else { return }
         // The request never left: it may go out on another connection without using its retry.
-        loop.record(.streamClosed(id, stream.requestID, .notSent))
+        driver.record(.streamClosed(id, stream.requestID, .notSent))
     }
 
     func headerReceived(_ frame: UnsafePointer<nghttp2_frame>, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
@@ -354,7 +358,7 @@ final class HTTP2Connection {
         } else {
             outcome = .failed(HTTP2ClientError(.streamReset, detail: "\(origin) reset the stream (HTTP/2 error \(errorCode))").afterWrite())
         }
-        loop.record(.streamClosed(id, stream.requestID, outcome))
+        driver.record(.streamClosed(id, stream.requestID, outcome))
     }
 
     private func removeStream(_ streamID: Int32) -> Stream? {

@@ -1,6 +1,6 @@
 /// Everything an ``HTTP2ClientPool`` decides, without I/O: which request goes on which
 /// connection, when a connection opens, drains or is declared dead, when a request is retried,
-/// times out or fails. The I/O thread (``HTTP2EventLoop``) feeds it events and carries out the
+/// times out or fails. The pool's driver (``HTTP2PoolDriver``) feeds it events and carries out the
 /// actions it returns; tests drive it directly, with no socket and no thread.
 ///
 /// - Important: never more open streams than the server's SETTINGS_MAX_CONCURRENT_STREAMS; after

@@ -1,4 +1,5 @@
 import CCurl
+import CLinux
 import CMicroHTTPD
 import Glibc
 

@@ -1,27 +1,40 @@
+import CLinux
 import Foundation
 import PushgateCore
 
-/// The I/O thread of an ``HTTP2ClientPool``: turns what happens (inbox commands, socket
-/// readiness, frames, time) into ``HTTP2PoolStateMachine`` events and carries out the actions the
-/// machine returns, on sockets, nghttp2 sessions and callers' continuations. Everything in here
-/// runs on that one thread; decisions are the state machine's.
-final class HTTP2EventLoop {
+/// The I/O of an ``HTTP2ClientPool`` on an ``EpollEventLoop``: turns what happens (inbox
+/// commands, socket readiness, frames, time) into ``HTTP2PoolStateMachine`` events and carries
+/// out the actions the machine returns, on sockets, nghttp2 sessions and callers'
+/// continuations. Decisions are the state machine's.
+///
+/// A pass runs as a loop job: take the inbox, feed the events, flush the connections, publish
+/// the statistics, resume the callers, then re-arm — each connection's descriptor watched for
+/// the events it wants, the machine's next timer on a timerfd. A socket's handler reads what
+/// arrived and queues one pass for everything that was ready in the same wake-up.
+///
+/// `@unchecked Sendable`: only ``post(_:)`` may be called from any thread (it touches the inbox
+/// and the loop, both thread-safe); everything else runs on the loop thread, in its jobs and
+/// handlers.
+final class HTTP2PoolDriver: @unchecked Sendable {
     typealias Event = HTTP2PoolStateMachine.Event
     typealias ConnectionID = HTTP2PoolStateMachine.ConnectionID
 
     let callbacks: NGHTTP2Callbacks
-    private let inbox: HTTP2Inbox
+    private let loop: EpollEventLoop
+    private let inbox = HTTP2Inbox()
     private let configuration: HTTP2ClientConfiguration
     private let clock: any MonotonicClock
     private let logger: Logger
     private let tlsContext: TLSContext
     private let status: HTTP2PoolStatus
+    /// Fires by the machine's next timer; nil once the pool stopped.
+    private var timer: EarliestDeadlineTimer?
 
     private var machine: HTTP2PoolStateMachine
     /// Requests the machine has not finished: what goes on the wire and whom to resume.
     private var submissions: [UInt64: RequestSubmission] = [:]
     private var connections: [ConnectionID: HTTP2Connection] = [:]
-    /// Connections whose DNS lookup runs on a helper thread.
+    /// Connections whose DNS lookup runs on the ``HostResolver`` thread.
     private var resolving: [ConnectionID: (origin: HTTP2Origin, attempt: Int)] = [:]
     private var events: [Event] = []
     private var actions: [HTTP2PoolStateMachine.Action] = []
@@ -31,12 +44,14 @@ final class HTTP2EventLoop {
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     private var commands: [HTTP2Inbox.Command] = []
     private var publishedStatistics: [HTTP2Origin: HTTP2OriginStatistics] = [:]
-    private var pollDescriptors: [pollfd] = []
-    private var polledConnections: [HTTP2Connection] = []
+    /// A handler queued a pass that has not run yet.
+    private var passQueued = false
+    /// A job is queued to read connections with TLS input already buffered.
+    private var bufferedReadQueued = false
 
-    init(inbox: HTTP2Inbox, configuration: HTTP2ClientConfiguration, clock: any MonotonicClock, logger: Logger,
-         tlsContext: TLSContext, callbacks: NGHTTP2Callbacks, status: HTTP2PoolStatus) {
-        self.inbox = inbox
+    init(loop: EpollEventLoop, configuration: HTTP2ClientConfiguration, clock: any MonotonicClock, logger: Logger,
+         tlsContext: TLSContext, callbacks: NGHTTP2Callbacks, status: HTTP2PoolStatus) throws(HTTP2ClientError) {
+        self.loop = loop
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
@@ -44,23 +59,100 @@ final class HTTP2EventLoop {
         self.callbacks = callbacks
         self.status = status
         machine = HTTP2PoolStateMachine(configuration: configuration)
+        let timer: EarliestDeadlineTimer
+        do {
+            timer = try EarliestDeadlineTimer()
+        } catch {
+            throw HTTP2ClientError(.connectFailed, detail: "cannot create the HTTP/2 pool's timer: \(error)")
+        }
+        self.timer = timer
+        loop.watch(timer.descriptor, events: EPOLLIN.rawValue) { [self] _ in
+            self.timer?.fired()
+            queuePass()
+        }
     }
 
-    /// Runs until shutdown was requested and every accepted request has finished.
-    func run() {
-        while !machine.stopped {
-            let now = clock.nowMilliseconds
-            takeCommands()
-            events.append(.tick)
-            repeat {
-                process(now: now)
-                for connection in connections.values { connection.flush() }
-            } while !events.isEmpty
-            publishStatistics()
-            resumeCallers()
-            if machine.stopped { break }
-            waitForEvents()
+    /// Queues `command` for the next pass (from any thread), and that pass on the loop when the
+    /// inbox was empty: a non-empty inbox has its pass queued already. Returns false (and drops
+    /// the command) for a `send` after shutdown began, and for anything once the pool stopped.
+    @discardableResult
+    func post(_ command: HTTP2Inbox.Command) -> Bool {
+        guard let wasEmpty = inbox.post(command) else { return false }
+        // A pass queued by a socket's handler in the meantime may have taken the commands already.
+        if wasEmpty { loop.execute { [self] in if inbox.hasCommands { runPass() } } }
+        return true
+    }
+
+    // MARK: Passes
+
+    private func queuePass() {
+        guard !passQueued else { return }
+        passQueued = true
+        loop.execute { [self] in if passQueued { runPass() } }
+    }
+
+    private func runPass() {
+        passQueued = false
+        guard timer != nil else { return }  // stopped
+        let now = clock.nowMilliseconds
+        takeCommands()
+        events.append(.tick)
+        repeat {
+            process(now: now)
+            for connection in connections.values { connection.flush() }
+        } while !events.isEmpty
+        publishStatistics()
+        resumeCallers()
+        if machine.stopped { return stop() }
+        rearm(now: now)
+    }
+
+    /// Watches each connection for what it now waits for, reads buffered TLS input without
+    /// waiting for the socket, and sets the timer by the machine's next deadline.
+    private func rearm(now: Int64) {
+        var buffered = false
+        for connection in connections.values {
+            watch(connection)
+            buffered = buffered || connection.hasUnreadInput
         }
+        if buffered && !bufferedReadQueued {
+            bufferedReadQueued = true
+            loop.execute { [self] in readBufferedInput() }
+        }
+        let next = machine.nextTimer
+        guard next != Int64.max, let timer else { return }
+        // Capped by the granularity so a manual clock, which moves without waking anyone, is read again.
+        let wait = min(max(0, next - now), Int64(max(1, configuration.timerGranularityMilliseconds)))
+        timer.arm(by: EarliestDeadlineTimer.now() + UInt64(wait) * 1_000_000)
+    }
+
+    private func watch(_ connection: HTTP2Connection) {
+        let wanted = connection.epollEvents
+        guard wanted != connection.watchedEvents else { return }
+        connection.watchedEvents = wanted
+        let id = connection.id
+        let watched = loop.watch(connection.fileDescriptor, events: wanted) { [self] _ in
+            connections[id]?.handleEvents()
+            queuePass()
+        }
+        if !watched {
+            connection.close(HTTP2ClientError(.connectionLost, detail: "cannot watch the connection to \(connection.origin): \(Socket.errnoText(errno))"))
+            queuePass()
+        }
+    }
+
+    private func readBufferedInput() {
+        bufferedReadQueued = false
+        for connection in connections.values where connection.hasUnreadInput { connection.handleEvents() }
+        runPass()
+    }
+
+    /// The machine stopped (shutdown, every accepted request finished, every connection closed
+    /// and so unwatched): stop watching the timer and answer what the inbox still holds. The loop
+    /// goes on serving its other owners.
+    private func stop() {
+        if let timer { loop.unwatch(timer.descriptor) }
+        timer = nil
         for command in inbox.finish() {
             switch command {
             case .shutdown(let waiter?): shutdownWaiters.append(waiter)
@@ -70,6 +162,7 @@ final class HTTP2EventLoop {
             }
         }
         shutdownWaiters.forEach { $0.resume() }
+        shutdownWaiters.removeAll()
     }
 
     // MARK: Events in
@@ -78,6 +171,8 @@ final class HTTP2EventLoop {
     func record(_ event: Event) { events.append(event) }
 
     func connectionClosed(_ connection: HTTP2Connection, _ error: HTTP2ClientError, sent: Set<UInt64>) {
+        // Before the socket closes, so its descriptor number, once reused, is not ours.
+        if connection.watchedEvents != 0 { loop.unwatch(connection.fileDescriptor) }
         connections.removeValue(forKey: connection.id)
         events.append(.connectionClosed(connection.id, error, sent: sent))
     }
@@ -166,17 +261,7 @@ final class HTTP2EventLoop {
             return connect(id, origin, to: address)
         }
         resolving[id] = (origin, attempt)
-        let inbox = self.inbox
-        let resolver = Thread {
-            nameCurrentThread("pushgate-h2-dns")
-            let result = Result { () throws(TLSError) -> [SocketAddress] in
-                do { return try SocketAddress.resolve(host: origin.host, port: origin.port) } catch let error as TLSError { throw error } catch {
-                    throw TLSError(.connectFailed, operation: "resolve \(origin.host)", detail: "\(error)")
-                }
-            }
-            inbox.post(.resolved(id, result))
-        }
-        resolver.start()
+        HostResolver.shared.resolve(host: origin.host, port: origin.port) { [self] result in post(.resolved(id, result)) }
     }
 
     private func resolved(_ id: ConnectionID, _ result: Result<[SocketAddress], TLSError>) {
@@ -191,7 +276,7 @@ final class HTTP2EventLoop {
 
     private func connect(_ id: ConnectionID, _ origin: HTTP2Origin, to address: SocketAddress) {
         do {
-            connections[id] = try HTTP2Connection(loop: self, id: id, origin: origin, address: address, context: tlsContext,
+            connections[id] = try HTTP2Connection(driver: self, id: id, origin: origin, address: address, context: tlsContext,
                                                   maxResponseBodyBytes: configuration.maxResponseBodyBytes)
             logger.debug("opening HTTP/2 connection", ["origin": "\(origin)", "address": "\(address)", "connection": "\(id)"])
         } catch {
@@ -211,69 +296,5 @@ final class HTTP2EventLoop {
     private func resumeCallers() {
         for (continuation, result) in outcomes { continuation.resume(with: result) }
         outcomes.removeAll(keepingCapacity: true)
-    }
-
-    // MARK: Waiting
-
-    /// Sleeps in poll(2) until a socket or the inbox is ready, or the next timer is due, then lets
-    /// the ready connections read.
-    private func waitForEvents() {
-        let now = clock.nowMilliseconds
-        pollDescriptors.removeAll(keepingCapacity: true)
-        polledConnections.removeAll(keepingCapacity: true)
-        pollDescriptors.append(pollfd(fd: inbox.waker.readDescriptor, events: Int16(POLLIN), revents: 0))
-        var immediate = false
-        for connection in connections.values where connection.pollEvents != 0 {
-            pollDescriptors.append(pollfd(fd: connection.fileDescriptor, events: connection.pollEvents, revents: 0))
-            polledConnections.append(connection)
-            immediate = immediate || connection.hasUnreadInput
-        }
-        let granularity = Int64(max(1, configuration.timerGranularityMilliseconds))
-        let timeout = immediate ? 0 : Int32(max(0, min(machine.nextTimer - now, granularity)))
-        let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeout)
-        guard ready > 0 || immediate else { return }
-        if pollDescriptors[0].revents != 0 { inbox.waker.drain() }
-        for (index, connection) in polledConnections.enumerated()
-        where pollDescriptors[index + 1].revents != 0 || connection.hasUnreadInput {
-            connection.handleEvents()
-        }
-    }
-}
-
-/// A non-blocking pipe that wakes an event loop sleeping in poll(2) (the client pool's and the
-/// fake APNs server's).
-// @unchecked Sendable: immutable descriptors; write(2) and read(2) on a pipe are thread-safe.
-package final class LoopWaker: @unchecked Sendable {
-    package let readDescriptor: Int32
-    private let writeDescriptor: Int32
-
-    package init() throws {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else {
-            throw HTTP2ClientError(.connectFailed, detail: "cannot create the event loop's wake-up pipe: \(Socket.errnoText(errno))")
-        }
-        for fd in descriptors {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        readDescriptor = descriptors[0]
-        writeDescriptor = descriptors[1]
-    }
-
-    deinit {
-        close(readDescriptor)
-        close(writeDescriptor)
-    }
-
-    /// Makes the read end readable (a full pipe already is, so EAGAIN is fine).
-    package func wake() {
-        var byte: UInt8 = 1
-        _ = Glibc.write(writeDescriptor, &byte, 1)
-    }
-
-    /// Empties the pipe.
-    package func drain() {
-        var scratch = [UInt8](repeating: 0, count: 64)
-        while Glibc.read(readDescriptor, &scratch, scratch.count) > 0 {}
     }
 }
