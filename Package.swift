@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"],
                 resources: [.copy("Resources/notification-titles.json")]),
-        .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2"]),
+        .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2", "CLinux"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
         .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateHTTP", "PushgateProviders", "PushgateTesting",

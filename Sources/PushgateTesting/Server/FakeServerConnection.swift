@@ -1,3 +1,4 @@
+import CLinux
 import PushgateHTTP
 
 /// One accepted connection of a fake server: TLS handshake, then HTTP/2 frames in and out, and
@@ -46,11 +47,11 @@ final class FakeServerConnection {
     /// The epoll events this connection waits for.
     var epollEvents: UInt32 {
         switch phase {
-        case .handshaking(.wantWrite): return EpollEvents.writable
-        case .handshaking: return EpollEvents.readable
+        case .handshaking(.wantWrite): return EPOLLOUT.rawValue
+        case .handshaking: return EPOLLIN.rawValue
         case .open:
             let wantsWritable = readWaitsForWrite || (hasPendingOutput && !writeWaitsForRead)
-            return EpollEvents.readable | (wantsWritable ? EpollEvents.writable : 0)
+            return EPOLLIN.rawValue | (wantsWritable ? EPOLLOUT.rawValue : 0)
         case .closed: return 0
         }
     }

@@ -1,3 +1,4 @@
+import CLinux
 import PushgateCore
 import PushgateHTTP
 
@@ -45,11 +46,11 @@ final class FakeServerLoop: @unchecked Sendable {
         self.logger = logger
         environment = FakeServerConnection.Environment(
             control: control, responder: responder, policy: control.policy, delayed: DelayedResponseQueue())
-        guard loop.watch(timer.descriptor, events: EpollEvents.readable, { [self] _ in sendDueResponses() }) else {
+        guard loop.watch(timer.descriptor, events: EPOLLIN.rawValue, { [self] _ in sendDueResponses() }) else {
             loop.close()
             throw WatchError(what: "timer")
         }
-        guard loop.watch(listener.fileDescriptor, events: EpollEvents.readable, { [self] _ in acceptPending() }) else {
+        guard loop.watch(listener.fileDescriptor, events: EPOLLIN.rawValue, { [self] _ in acceptPending() }) else {
             loop.close()
             throw WatchError(what: "listener")
         }
