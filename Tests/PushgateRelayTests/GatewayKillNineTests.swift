@@ -66,7 +66,7 @@ import PushgateTesting
         try #require(rig.fake.requests.count == 1, "the retry still waits at the kill")
         rig.fake.script(token: token, sequence: [])
         try await rig.killAndRestart()
-        try await rig.fake.waitForRequests(3)
+        try await rig.fake.waitForRequests(3, within: 30)
         let requests = rig.fake.requests
         #expect(requests.count == 3)
         let first = requests.filter { $0.payload?["orca"]?["notificationId"] == "note-1" }
