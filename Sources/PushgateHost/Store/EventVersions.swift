@@ -1,7 +1,7 @@
 import PushgateStore
 
 /// `event_versions`: the last Live Activity `eventVersion` used per session id and for the
-/// aggregate id `live` (host.md §6), written by the Live Activity engine and by the import.
+/// aggregate id `live` (docs/live-activities.md, "Store and cost"), written by the Live Activity engine and by the import.
 extension SQLiteConnection {
     /// Raises the stored event version of `id` to at least `version`.
     func raiseEventVersion(_ id: String, to version: Int64) throws {

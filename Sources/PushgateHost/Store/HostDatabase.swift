@@ -6,8 +6,8 @@ import PushgateStore
 /// Live Activity engine's job order — so every statement runs on that queue, one at a time,
 /// never on an event loop or a caller's thread.
 ///
-/// - Important: docs/host.md "Store" — one owner per connection (docs/store.md); host.md §8 —
-///   WAL, busy timeout, numbered migrations.
+/// - Important: docs/host.md "Store" — one owner per connection (docs/store.md): WAL, busy
+///   timeout, numbered migrations.
 public actor HostDatabase {
     /// The queue every user of the connection runs on.
     nonisolated let executor: DispatchQueueExecutor

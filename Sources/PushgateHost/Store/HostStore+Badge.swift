@@ -1,6 +1,6 @@
 import PushgateCore
 
-/// The badge set (host.md §4): answered from memory on the caller's thread, written to
+/// The badge set (docs/host.md, "Store"): answered from memory on the caller's thread, written to
 /// `badge_tags` behind the events on the database queue (docs/host.md, "Store").
 extension HostStore {
     /// What adding a tag asks of the database queue.
