@@ -7,7 +7,7 @@ import PushgateTesting
 /// A gateway relay child process killed with SIGKILL while its coalescing windows are open, then
 /// started again on the same database: the windows come back from the outbox and every phone
 /// gets its summary (docs/gateway.md "Coalescing and delivery"). The host is `pushgate gateway`.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct GatewayKillNineTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct GatewayKillNineTests {
     /// Long enough for the sends and the kill to happen inside every window.
     static let coalesceMs = 5_000
 
@@ -47,7 +47,7 @@ import PushgateTesting
         try await rig.stopSecond()
     }
 
-    /// One phone: its window of `note-1` is sent and throttled (429, `Retry-After: 5`), then
+    /// One phone: its window of `note-1` is sent and throttled (429, `Retry-After: 30`), then
     /// `note-2` and `note-3` are queued, then SIGKILL while the retry waits. The second relay
     /// resends `note-1` alone, as first sent and under its collapse id, no sooner than its
     /// `Retry-After`, and the two new ones as a summary of their own.
@@ -56,8 +56,9 @@ import PushgateTesting
         defer { rig.stop() }
         let token = Hex.encode(SecureRandom.bytes(32))
         let ids = try await rig.register([token])
-        // Long enough for the two sends and the kill to come first also in a thread-sanitized build.
-        rig.fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests, retryAfterSeconds: 12)])
+        // Long enough for the two sends (each a `pushgate gateway send` process) and the kill to
+        // come first also in a thread-sanitized build, where a process takes seconds to start.
+        rig.fake.script(token: token, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests, retryAfterSeconds: 30)])
         // Before the send: the 429, and so the relay's clock for its Retry-After, comes later.
         let sentAt = Date()
         try await rig.send(to: ids, seq: 1)
@@ -66,14 +67,14 @@ import PushgateTesting
         try #require(rig.fake.requests.count == 1, "the retry still waits at the kill")
         rig.fake.script(token: token, sequence: [])
         try await rig.killAndRestart()
-        try await rig.fake.waitForRequests(3, within: 30)
+        try await rig.fake.waitForRequests(3, within: 60)
         let requests = rig.fake.requests
         #expect(requests.count == 3)
         let first = requests.filter { $0.payload?["orca"]?["notificationId"] == "note-1" }
         #expect(first.map(\.status) == [429, 200], "sent, throttled, then resent")
         #expect(Set(first.map { $0.headers.first { $0.name == "apns-collapse-id" }?.value }) == ["note-1"], "one collapse id")
         #expect(first.allSatisfy { $0.payload?["orca"]?["coalescedCount"] == 1 && $0.payload?["aps"]?["alert"]?["title"] == "Agent 1" })
-        #expect(Date().timeIntervalSince(sentAt) >= 12, "the retry waited its Retry-After")
+        #expect(Date().timeIntervalSince(sentAt) >= 30, "the retry waited its Retry-After")
         let summary = requests.filter { $0.payload?["orca"]?["notificationId"] == "note-3" }
         #expect(summary.count == 1 && summary.first?.payload?["orca"]?["coalescedCount"] == 2)
         try await rig.stopSecond()
