@@ -27,6 +27,18 @@ final class GatewayHarness: Sendable {
 
     /// Starts the fake APNs and a relay with the gateway on; `settings` are `PUSHGATE_GATEWAY_*`
     /// names without the prefix (PUBLIC_URL defaults to ``origin``).
+    /// A gateway relay's environment on `fake`: the fake's CA file and the relay's SQLite file in
+    /// `directory`, the gateway's public URL.
+    static func relayEnvironment(fake: FakeAPNs, apnsKey: P256PrivateKey, directory: URL) throws -> [String: String] {
+        let caFile = directory.appendingPathComponent("fake-apns-ca.pem").path
+        try fake.writeCertificate(to: caFile)
+        var environment = try fake.relayEnvironment(apnsKey: apnsKey, keyId: "KEYID12345", teamId: "TEAMID1234",
+                                                    bundleId: bundleId, caFile: caFile,
+                                                    databasePath: directory.appendingPathComponent("relay.sqlite").path)
+        environment["PUSHGATE_GATEWAY_PUBLIC_URL"] = origin
+        return environment
+    }
+
     /// The manual clock starts at `startMs` (the vector's `issuedAt` by default). With `fcm`, a
     /// fake FCM serves the Android lane with the `rs256-oauth.json` service account's project.
     /// `relaySettings` are `PUSHGATE_RELAY_*` names without the prefix (`DATABASE_URL`). With
@@ -42,12 +54,7 @@ final class GatewayHarness: Sendable {
         fake = try FakeAPNs(configuration: fakeConfiguration)
         directory = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let caFile = directory.appendingPathComponent("fake-apns-ca.pem").path
-        try fake.writeCertificate(to: caFile)
-        var environment = try fake.relayEnvironment(apnsKey: apnsKey, keyId: "KEYID12345", teamId: "TEAMID1234",
-                                                    bundleId: Self.bundleId, caFile: caFile,
-                                                    databasePath: directory.appendingPathComponent("relay.sqlite").path)
-        environment["PUSHGATE_GATEWAY_PUBLIC_URL"] = Self.origin
+        var environment = try Self.relayEnvironment(fake: fake, apnsKey: apnsKey, directory: directory)
         if withFCM {
             let account = try HapiPushHarness.serviceAccountObject()
             var configuration = FakeFCM.Configuration()

@@ -98,12 +98,7 @@ import PushgateTesting
             var fakeConfiguration = FakeAPNs.Configuration()
             fakeConfiguration.credentials = .init(publicKey: apnsKey.publicKey, keyId: "KEYID12345", teamId: "TEAMID1234")
             let fake = try FakeAPNs(configuration: fakeConfiguration)
-            let caFile = directory.appendingPathComponent("fake-apns-ca.pem").path
-            try fake.writeCertificate(to: caFile)
-            var environment = try fake.relayEnvironment(apnsKey: apnsKey, keyId: "KEYID12345", teamId: "TEAMID1234",
-                                                        bundleId: GatewayHarness.bundleId, caFile: caFile,
-                                                        databasePath: directory.appendingPathComponent("relay.sqlite").path)
-            environment["PUSHGATE_GATEWAY_PUBLIC_URL"] = GatewayHarness.origin
+            var environment = try GatewayHarness.relayEnvironment(fake: fake, apnsKey: apnsKey, directory: directory)
             environment["PUSHGATE_GATEWAY_COALESCE_MS"] = "\(coalesceMs)"
             if let databaseURL { environment["PUSHGATE_RELAY_DATABASE_URL"] = databaseURL }
             let first = try RelayProcess(environment: environment)
