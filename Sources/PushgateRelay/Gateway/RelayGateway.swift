@@ -35,16 +35,23 @@ public final class RelayGateway: Sendable {
         let android = try settings.androidLane(configuration, fcmClients: fcmClients, channel: channel, clock: scheduler.clock,
                                                logger: logger)
         // Beside the bindings: with PostgreSQL, every relay on the database shares hosts, devices and quotas.
-        let store: any GatewayStore = if let url = configuration.databaseURL {
-            try await PostgreSQLGatewayStore.open(url: url, callTimeout: configuration.storeCallTimeout)
-        } else {
-            try await SQLiteGatewayStore.open(path: configuration.databasePath)
+        let store: any GatewayStore
+        do {
+            store = if let url = configuration.databaseURL {
+                try await PostgreSQLGatewayStore.open(url: url, callTimeout: configuration.storeCallTimeout)
+            } else {
+                try await SQLiteGatewayStore.open(path: configuration.databasePath)
+            }
+        } catch {
+            await android?.shutdown()  // its lease, or the shared FCM client outlives the relay
+            throw error
         }
         // The previous run's windows, before anything new is queued.
         let previous: [GatewayOutboxRow]
         do {
             previous = try await store.adoptOutbox()
         } catch {
+            await android?.shutdown()
             try? await store.close()
             throw error
         }

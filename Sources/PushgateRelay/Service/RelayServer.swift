@@ -40,7 +40,7 @@ public final class RelayServer: Sendable {
             try? await storage.close()
             throw error
         }
-        let hapi: HapiPushService
+        var hapiService: HapiPushService?
         var metricsListener: MetricsListener?
         do {
             metricsListener = try configuration.metricsListen.map { address in
@@ -48,11 +48,13 @@ public final class RelayServer: Sendable {
                     await service.metricsText() + (gateway?.metricsText ?? "")
                 }
             }
-            hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, fcmClients: fcmClients, channel: channel,
-                                                                 clock: scheduler.clock, logger: logger),
-                                   retry: service.retry, metrics: service.metrics, clients: configuration.clientAddresses,
-                                   maxKeys: configuration.rateLimitMaxKeys ?? TokenBucketLimiter.defaultMaxKeys,
-                                   clock: scheduler.clock, logger: logger.named("hapi-push"))
+            let hapi = HapiPushService(lanes: try HapiPushLanes.make(configuration, fcmClients: fcmClients, channel: channel,
+                                                                     clock: scheduler.clock, logger: logger),
+                                       retry: service.retry, metrics: service.metrics, clients: configuration.clientAddresses,
+                                       maxKeys: configuration.rateLimitMaxKeys ?? TokenBucketLimiter.defaultMaxKeys,
+                                       clock: scheduler.clock, logger: logger.named("hapi-push"))
+            hapiService = hapi  // for the clean-up below, should the server not start
+            self.hapi = hapi
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
                                   router: Self.router(service, hapi, gateway: gateway), preBody: { request in
                 if request.route == HapiPushService.path {
@@ -66,6 +68,7 @@ public final class RelayServer: Sendable {
             })
         } catch {
             metricsListener?.stop()
+            await hapiService?.shutdown()
             await gateway?.shutdown()
             try? await storage.close()
             throw error
@@ -74,7 +77,6 @@ public final class RelayServer: Sendable {
         self.gateway = gateway
         self.storage = storage
         self.service = service
-        self.hapi = hapi
         self.channel = channel
         self.logger = logger
         port = http.port
