@@ -25,7 +25,7 @@ struct FaultScenario {
     /// `dependency_unavailable`, which the host queues): else the fault had no effect.
     var expectsQueued = false
     /// What happens mid-burst (``Burst``), given the chain.
-    var fault: (@Sendable (DeliveryChain) async throws -> Void)?
+    var fault: (@Sendable (DeliveryChain) -> BurstFault)?
 
     func run(_ sizes: FaultSizes = .current) async throws {
         let devices = (0..<sizes.devices).map { _ in Hex.encode(SecureRandom.bytes(32)) }
@@ -33,9 +33,8 @@ struct FaultScenario {
                                                   smallHostDisk: smallHostDisk)
         do {
             for token in devices { try await chain.client.register(token: token) }
-            let fault = self.fault.map { fault in { @Sendable in try await fault(chain) } }
             let outcomes = try await Burst.post((0..<sizes.events).map(FaultEvent.init(index:)), window: sizes.window,
-                                                through: await chain.hub, fault: fault)
+                                                through: await chain.hub, fault: fault?(chain))
             let client = chain.client
             let drain = try await OutboxDrain.wait(within: sizes.drainSeconds, every: .milliseconds(100), readOutbox: client.outbox)
             let scenario = name + (chain.hostDisk.map { " (\($0.kind.rawValue))" } ?? "")

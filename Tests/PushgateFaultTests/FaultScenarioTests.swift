@@ -2,11 +2,12 @@ import Foundation
 import PushgateCore
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// host → relay → fake APNs, the real binaries, under one provider, relay, database or host
 /// fault each (docs/performance.md, "faults"). One row per scenario; every scenario must lose
 /// nothing of what the host answered 2xx.
-@Suite(.serialized, .timeLimit(FaultSizes.current.timeLimit)) struct FaultScenarioTests {
+@Suite(.serialized, .hangLimit(FaultSizes.current.timeLimit)) struct FaultScenarioTests {
     @Test func baseline() async throws {
         try await FaultScenario(name: "baseline").run()
     }
@@ -25,7 +26,7 @@ import Testing
 
     @Test func connectionsDroppedMidBurst() async throws {
         try await FaultScenario(name: "connections dropped mid-burst (SIGUSR1)", fault: { chain in
-            await chain.signalFake(SIGUSR1)
+            BurstFault(begin: { await chain.signalFake(SIGUSR1) })
         }).run()
     }
 
@@ -37,17 +38,13 @@ import Testing
 
     @Test func fakeStoppedFor6Seconds() async throws {
         try await FaultScenario(name: "fake APNs stopped 6 s (SIGSTOP)", fault: { chain in
-            await chain.signalFake(SIGSTOP)
-            try await Task.sleep(for: .seconds(6))
-            await chain.signalFake(SIGCONT)
+            BurstFault(begin: { await chain.signalFake(SIGSTOP) }, hold: .seconds(6), end: { await chain.signalFake(SIGCONT) })
         }).run()
     }
 
     @Test func fakeDownFor5Seconds() async throws {
         try await FaultScenario(name: "fake APNs down 5 s (killed, restarted)", fault: { chain in
-            try await chain.killFake()
-            try await Task.sleep(for: .seconds(5))
-            try await chain.startFakeAgain()
+            BurstFault(begin: { try await chain.killFake() }, hold: .seconds(5), end: { try await chain.startFakeAgain() })
         }).run()
     }
 
@@ -57,7 +54,7 @@ import Testing
 
     @Test func relayKilledAndRestarted() async throws {
         try await FaultScenario(name: "relay kill -9, restarted", fault: { chain in
-            try await chain.restartRelay()
+            BurstFault(begin: { try await chain.restartRelay() })
         }).run()
     }
 
@@ -67,9 +64,11 @@ import Testing
     @Test func hostKilledAndRestarted() async throws {
         try await FaultScenario(name: "host kill -9 with pushes in its outbox, restarted",
                                 script: FakeScripts.tooManyRequestsOnce(retryAfter: 5, everyNth: 3), expectsReposts: true, fault: { chain in
-            let outbox = try await chain.client.status()["outbox"]
-            #expect((outbox?["depth"]?.int64Value ?? 0) > 0, "nothing in the outbox when the host was killed: \(outbox?.serialized() ?? "none")")
-            try await chain.restartHost()
+            BurstFault(begin: {
+                let outbox = try await chain.client.status()["outbox"]
+                #expect((outbox?["depth"]?.int64Value ?? 0) > 0, "nothing in the outbox when the host was killed: \(outbox?.serialized() ?? "none")")
+                try await chain.restartHost()
+            })
         }).run()
     }
 
@@ -82,9 +81,7 @@ import Testing
         do {
             try await FaultScenario(name: "PostgreSQL restarted under the relay (down 3 s)",
                                     relayDatabaseURL: try await server.createDatabase(), expectsQueued: true, fault: { _ in
-                try await server.shutDown()
-                try await Task.sleep(for: .seconds(3))
-                try await server.startAgain()
+                BurstFault(begin: { try await server.shutDown() }, hold: .seconds(3), end: { try await server.startAgain() })
             }).run()
         } catch {
             do { try await server.stop() } catch { print("faults: stopping the PostgreSQL server after the failure: \(error)") }
@@ -99,11 +96,13 @@ import Testing
     @Test func hostDiskFull() async throws {
         try await FaultScenario(name: "host.sqlite's disk full and the fake APNs down 3 s", smallHostDisk: true,
                                 expectsReposts: true, fault: { chain in
-            try await chain.fillHostDisk()
-            try await chain.killFake()
-            try await Task.sleep(for: .seconds(3))
-            try await chain.startFakeAgain()
-            try await chain.freeHostDisk()
+            BurstFault(begin: {
+                try await chain.fillHostDisk()
+                try await chain.killFake()
+            }, hold: .seconds(3), end: {
+                try await chain.startFakeAgain()
+                try await chain.freeHostDisk()
+            })
         }).run()
     }
 }

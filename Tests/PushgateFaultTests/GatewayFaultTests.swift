@@ -1,6 +1,7 @@
 import Foundation
 import PushgateCore
 import Testing
+import PushgateTestSupport
 
 /// Orca-style hosts (`pushgate gateway`) → the relay's gateway → fake APNs, the real binaries,
 /// with the relay killed (SIGKILL) while its coalescing windows are open and started again on
@@ -8,7 +9,7 @@ import Testing
 /// scenarios, which report losses, this one asserts that every send was answered, every
 /// notification `queued`, and each reached the fake (the outbox keeps them across the kill),
 /// a duplicate only under the collapse id of its first copy.
-@Suite(.serialized, .timeLimit(FaultSizes.current.timeLimit)) struct GatewayFaultTests {
+@Suite(.serialized, .hangLimit(FaultSizes.current.timeLimit)) struct GatewayFaultTests {
     /// Phones per host; each host sends at most 60 notifications an hour (docs/gateway.md), so
     /// 15 each to 4 phones.
     static let phonesPerHost = 4
