@@ -42,22 +42,23 @@ let package = Package(
         .executableTarget(name: "pushgate-relay", dependencies: ["PushgateRelay"]),
         .executableTarget(name: "pushgate-host", dependencies: ["PushgateHost"]),
 
-        // Tests, one target per module.
-        .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateCore"]),
-        .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateStore", "PushgateTesting"]),
-        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+        // Tests, one target per module, and what they share: the hang limit, blocking work.
+        .target(name: "PushgateTestSupport", dependencies: ["CLinux"], path: "Tests/PushgateTestSupport"),
+        .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateTestSupport", "PushgateCore"]),
+        .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateTestSupport", "PushgateStore", "PushgateTesting"]),
+        .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateTestSupport", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
         .testTarget(name: "PushgateProvidersTests",
-                    dependencies: ["PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+                    dependencies: ["PushgateTestSupport", "PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
         .testTarget(name: "PushgateRelayTests",
-                    dependencies: ["PushgateRelay", "PushgateProviders", "PushgateTesting", "PushgateCore", "pushgate-relay"]),
-        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
+                    dependencies: ["PushgateTestSupport", "PushgateRelay", "PushgateProviders", "PushgateTesting", "PushgateCore", "pushgate-relay"]),
+        .testTarget(name: "PushgateTestingTests", dependencies: ["PushgateTestSupport", "PushgateTesting", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "PushgateHostTests",
-                    dependencies: ["PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
+                    dependencies: ["PushgateTestSupport", "PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
         .testTarget(name: "pushgateTests",
-                    dependencies: ["pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+                    dependencies: ["PushgateTestSupport", "pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
         // The real binaries on loopback under provider and relay faults (docs/performance.md, "faults").
         .testTarget(name: "PushgateFaultTests",
-                    dependencies: ["pushgate", "pushgate-relay", "pushgate-host", "PushgateTesting", "PushgateCore"]),
+                    dependencies: ["PushgateTestSupport", "pushgate", "pushgate-relay", "pushgate-host", "PushgateTesting", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ test_each_target() {
   [ $# -eq 0 ] || shift
   filters=("$@")
   if [ ${#filters[@]} -eq 0 ]; then
-    for target in $(ls Tests); do filters+=("^${target}\."); done
+    for target in $(cd Tests && ls -d *Tests); do filters+=("^${target}\."); done
   fi
   for filter in "${filters[@]}"; do
     watch_for_hang "$timeout" "$filter" "${PRIVATE_MOUNTS[@]}" \

@@ -1,9 +1,10 @@
 import PushgateHTTP
 import Synchronization
 import Testing
+import PushgateTestSupport
 
 /// ``HTTP1Client`` against the project's HTTP server on loopback.
-@Suite(.timeLimit(.minutes(1))) struct HTTP1ClientTests {
+@Suite(.hangLimit(.minutes(1))) struct HTTP1ClientTests {
     /// A server whose `/echo` answers 201 with the body reversed and the request's content type,
     /// `/big` 1 000 bytes, and `/stall` only once `release` is called.
     final class EchoServer: Sendable {

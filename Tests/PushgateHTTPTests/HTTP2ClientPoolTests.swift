@@ -3,8 +3,9 @@ import PushgateCore
 @testable import PushgateHTTP
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
-@Suite("HTTP/2 client pool against the fake APNs", .timeLimit(.minutes(1)))
+@Suite("HTTP/2 client pool against the fake APNs", .hangLimit(.minutes(1)))
 struct HTTP2ClientPoolTests {
     @Test("one request gets the fake's 200 and its apns-id")
     func singleRequest() async throws {

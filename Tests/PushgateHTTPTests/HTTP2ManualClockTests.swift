@@ -2,8 +2,9 @@ import PushgateCore
 import PushgateHTTP
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
-@Suite("HTTP/2 keep-alive and back-off on a manual clock", .timeLimit(.minutes(1)))
+@Suite("HTTP/2 keep-alive and back-off on a manual clock", .hangLimit(.minutes(1)))
 struct HTTP2ManualClockTests {
     private static func pool(trusting pem: String?, clock: ManualClock, caFile: inout TemporaryFile?) throws -> HTTP2ClientPool {
         if let pem { caFile = try TemporaryFile(contents: pem) }

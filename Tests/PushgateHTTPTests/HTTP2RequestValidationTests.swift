@@ -1,8 +1,9 @@
 import PushgateCore
 import PushgateHTTP
 import Testing
+import PushgateTestSupport
 
-@Suite("HTTP/2 origins and request validation", .timeLimit(.minutes(1)))
+@Suite("HTTP/2 origins and request validation", .hangLimit(.minutes(1)))
 struct HTTP2RequestValidationTests {
     @Test("origins parse from https URLs", arguments: [
         ("https://api.push.apple.com", "api.push.apple.com", 443, "api.push.apple.com"),

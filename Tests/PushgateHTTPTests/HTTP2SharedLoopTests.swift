@@ -4,10 +4,11 @@ import PushgateHTTP
 import PushgateTesting
 import Synchronization
 import Testing
+import PushgateTestSupport
 
 /// Client pools have no thread of their own: they share the process's HTTP/2 loop, or run on a
 /// loop the caller gives them, and one pool's shutdown leaves the loop serving the others.
-@Suite("HTTP/2 client pools on a shared event loop", .timeLimit(.minutes(1)))
+@Suite("HTTP/2 client pools on a shared event loop", .hangLimit(.minutes(1)))
 struct HTTP2SharedLoopTests {
     private static func pool(trusting fixture: HTTP2FakeFixture, caFile: TemporaryFile, loop: EpollEventLoop? = nil) throws -> HTTP2ClientPool {
         try HTTP2ClientPool(configuration: HTTP2ClientConfiguration(extraCAFile: caFile.path),

@@ -2,10 +2,11 @@ import Foundation
 import PushgateHTTP
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// Pushes per second over one connection to the local fake. Opt-in (it loads both cores):
 /// `PUSHGATE_BENCH=1 swift test -c release -Xswiftc -enable-testing --filter HTTP2Throughput`.
-@Suite("HTTP/2 throughput", .timeLimit(.minutes(1)), .enabled(if: ProcessInfo.processInfo.environment["PUSHGATE_BENCH"] != nil))
+@Suite("HTTP/2 throughput", .hangLimit(.minutes(1)), .enabled(if: ProcessInfo.processInfo.environment["PUSHGATE_BENCH"] != nil))
 struct HTTP2ThroughputTests {
     @Test("1000 concurrent streams, 300-byte payloads, one connection")
     func oneConnection() async throws {

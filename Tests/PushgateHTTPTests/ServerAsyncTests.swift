@@ -1,7 +1,8 @@
 import PushgateHTTP
 import Testing
+import PushgateTestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct ServerAsyncTests {
+@Suite(.hangLimit(.minutes(1))) struct ServerAsyncTests {
     private static func server(gate: Gate, mode: ServerMode) throws -> HTTPServer {
         var router = Router()
         router.get("/slow/:name") { request in

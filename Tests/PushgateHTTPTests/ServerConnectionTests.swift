@@ -2,9 +2,10 @@ import PushgateHTTP
 import Testing
 #if canImport(Glibc)
 import Glibc
+import PushgateTestSupport
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct ServerConnectionTests {
+@Suite(.hangLimit(.minutes(1))) struct ServerConnectionTests {
     private static func router() -> Router {
         var router = Router()
         router.get("/ping") { _ in HTTPResponse(status: 200, body: Array("pong".utf8)) }

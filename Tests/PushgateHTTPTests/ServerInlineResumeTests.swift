@@ -1,10 +1,11 @@
 import Foundation
 import PushgateHTTP
 import Testing
+import PushgateTestSupport
 
 /// Where a handler continues after an await: on the server's loop thread for a `resumesInline`
 /// route — whichever thread resumed it — and on the cooperative pool otherwise.
-@Suite(.timeLimit(.minutes(1))) struct ServerInlineResumeTests {
+@Suite(.hangLimit(.minutes(1))) struct ServerInlineResumeTests {
     /// Awaits a continuation that a new thread resumes, or with `byLoop` a job on the server's
     /// loop; answers where the handler went on: `loop`, `resumer` or `elsewhere`.
     ///

@@ -2,9 +2,10 @@ import PushgateHTTP
 import Testing
 #if canImport(Glibc)
 import Glibc
+import PushgateTestSupport
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct ServerRoutingTests {
+@Suite(.hangLimit(.minutes(1))) struct ServerRoutingTests {
     private static let json: HTTPHeaders = ["content-type": "application/json", "cache-control": "no-store"]
 
     private static func router() -> Router {

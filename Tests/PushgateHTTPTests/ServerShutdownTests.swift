@@ -3,9 +3,10 @@ import PushgateHTTP
 import Testing
 #if canImport(Glibc)
 import Glibc
+import PushgateTestSupport
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct ServerShutdownTests {
+@Suite(.hangLimit(.minutes(1))) struct ServerShutdownTests {
     private static func server(gate: Gate, mode: ServerMode, logger: Logger = Logger(component: "test")) throws -> HTTPServer {
         var router = Router()
         router.get("/slow") { _ in

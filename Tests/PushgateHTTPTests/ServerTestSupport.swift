@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
+import PushgateTestSupport
 #endif
 
 /// A socket call that failed in a test client.
@@ -142,14 +143,6 @@ final class TestConnection: @unchecked Sendable {
             guard n > 0 else { throw SocketError(operation: "recv", code: n == 0 ? ECONNRESET : errno) }
             buffer.append(contentsOf: chunk[..<n])
         }
-    }
-}
-
-/// Runs blocking socket work on its own thread so the cooperative pool (which runs the
-/// server's handlers) is never held by a test client.
-func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 

@@ -1,11 +1,12 @@
 import Dispatch
 import PushgateHTTP
 import Testing
+import PushgateTestSupport
 
 /// An HTTP server and an ``HTTP1Client`` on one ``EpollEventLoop``, as the host runs its API and
 /// its relay client: a request that waits for the client's answer is handled by the loop thread
 /// from arrival to answer.
-@Suite(.timeLimit(.minutes(1))) struct SharedEventLoopTests {
+@Suite(.hangLimit(.minutes(1))) struct SharedEventLoopTests {
     @Test func aRequestWaitingOnTheClientIsFinishedByTheLoopThread() async throws {
         let loop = try EpollEventLoop()
         var upstreamRouter = Router()

@@ -1,8 +1,9 @@
 import Glibc
 import PushgateHTTP
 import Testing
+import PushgateTestSupport
 
-@Suite("TLS connections over loopback", .timeLimit(.minutes(1)))
+@Suite("TLS connections over loopback", .hangLimit(.minutes(1)))
 struct TLSConnectionTests {
     @Test("a trusted certificate and h2 on both sides: handshake completes, bytes flow both ways")
     func handshakeAndEcho() throws {

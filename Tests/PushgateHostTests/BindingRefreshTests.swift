@@ -3,12 +3,13 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// docs/host.md "Lost and aging bindings" against the real relay (every signature verified) and the fake
 /// APNs: a registration older than 30 days is made again before the next send; a binding
 /// removed behind the host's back comes back through the phone or through the repair, and the
 /// push arrives.
-@Suite(.timeLimit(.minutes(1))) struct BindingRefreshTests {
+@Suite(.hangLimit(.minutes(1))) struct BindingRefreshTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]
 
     @Test func registrationOlderThanThirtyDaysIsRefreshedBeforeTheSend() async throws {

@@ -3,12 +3,13 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// Issue 16 item 6 against a stub relay that answers `reason:"not_bound"`: a lost binding is
 /// registered again and the token retried in the same delivery, at most once per token per
 /// 10 minutes; a `binding_limit` refusal waits as long; a phone's registration always reaches
 /// the relay; the Live Activity transport repairs the same way. Manual clock, no ticks.
-@Suite(.timeLimit(.minutes(1))) struct BindingRepairTests {
+@Suite(.hangLimit(.minutes(1))) struct BindingRepairTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]
     static let minuteMs: Int64 = 60_000
 

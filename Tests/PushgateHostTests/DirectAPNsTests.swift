@@ -3,9 +3,10 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// host.md §9 line 15: direct APNs mode.
-@Suite(.timeLimit(.minutes(1))) struct DirectAPNsTests {
+@Suite(.hangLimit(.minutes(1))) struct DirectAPNsTests {
     @Test func directModeSendsTheRelayPayloadAndDeletesDeadTokens() async throws {
         let harness = try await HostHarness(mode: .apns)
         #expect(harness.relay == nil)

@@ -2,10 +2,11 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// The event id: given by the hub or made by the host, answered in the dispatch result and
 /// carried in every push of the event (host ↔ real relay ↔ fake APNs).
-@Suite(.timeLimit(.minutes(1))) struct EventIdTests {
+@Suite(.hangLimit(.minutes(1))) struct EventIdTests {
     @Test func aGivenEventIdIsAnsweredAndCarriedByEveryPush() async throws {
         let harness = try await HostHarness()
         let tokens = [TestToken.make(), TestToken.make()]

@@ -6,6 +6,7 @@ import FoundationNetworking
 import PushgateCore
 @testable import PushgateHost
 import Testing
+import PushgateTestSupport
 
 /// The `pushgate-host` binary: `identity`, `run` with its API, graceful SIGTERM.
 @Suite struct ExecutableTests {

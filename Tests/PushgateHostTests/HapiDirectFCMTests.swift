@@ -2,10 +2,11 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// Direct FCM (`androidPushMode` `fcm`): the operator's own project gets the readable payload as
 /// data; host ↔ fake FCM over loopback, with the OAuth exchange verified by the fake.
-@Suite(.timeLimit(.minutes(1))) struct HapiDirectFCMTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiDirectFCMTests {
     static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude")])
 
     @Test func phoneAndWearRowsGetDataOnlyMessages() async throws {

@@ -3,10 +3,11 @@ import PushgateCore
 import PushgateProviders
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 lines 30 and 40, end to end: events posted to the host API, encrypted per
 /// device, sent to the fake APNs (`apns` mode), decrypted with the device's key.
-@Suite(.timeLimit(.minutes(1))) struct HapiEventTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiEventTests {
     static func ready(_ session: String, text: String? = nil) -> JSONObject {
         var body = JSONObject([("type", "ready"), ("sessionId", .string(session)), ("sessionName", "Demo"), ("agent", "Claude")])
         if let text { body["agentText"] = .string(text) }

@@ -3,10 +3,11 @@ import PushgateCore
 import PushgateProviders
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 lines 9–13 on the wire (host ↔ fake APNs in `apns` mode), the 2372/2373-byte
 /// boundary, and fallbacks that never cut a character.
-@Suite(.timeLimit(.minutes(1))) struct HapiFallbackTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiFallbackTests {
     /// A ready event without agent text: the name appears in `sessionName` and in the body, the agent once.
     static func readyEvent(name: String, agent: String) -> HostEvent {
         HostEvent(type: .ready, sessionId: "s1", sessionName: name, agent: agent)

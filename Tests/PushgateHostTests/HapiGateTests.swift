@@ -2,9 +2,10 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 line 39: `nativeDelivered` and the Web Push gate, host ↔ fake APNs.
-@Suite(.timeLimit(.minutes(1))) struct HapiGateTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiGateTests {
     static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo")])
 
     @Test func noDevicesMeansWebPush() async throws {

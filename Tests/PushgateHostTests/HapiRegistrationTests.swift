@@ -1,9 +1,10 @@
 import PushgateCore
 @testable import PushgateHost
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 lines 14–22: `POST`/`DELETE /api/devices/register` over loopback.
-@Suite(.timeLimit(.minutes(1))) struct HapiRegistrationTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiRegistrationTests {
     /// 32 bytes whose padded base64 is 44 characters ending in `=`.
     static let key = Base64.encode((0..<32).map { UInt8($0 * 7 % 256) })
 

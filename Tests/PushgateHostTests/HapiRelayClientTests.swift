@@ -3,9 +3,10 @@ import PushgateCore
 import PushgateProviders
 @testable import PushgateHost
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 lines 28 and 29: the host's relay client against a scripted relay on loopback.
-@Suite(.timeLimit(.minutes(1))) struct HapiRelayClientTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiRelayClientTests {
     static let logs = Logger.MemorySink()
     static let logger = Logger(component: "test", minimumLevel: .debug, sink: logs)
 

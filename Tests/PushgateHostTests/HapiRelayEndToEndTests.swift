@@ -2,11 +2,12 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 lines 9–13, 29, 39 and 40 on the whole wire: host → Pushgate relay
 /// `POST /v1/push` → fake APNs (iOS lane) and fake FCM (Android lane), every envelope opened
 /// with the device's key.
-@Suite(.timeLimit(.minutes(1))) struct HapiRelayEndToEndTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiRelayEndToEndTests {
     static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude"),
                                    ("agentText", "Done.AGENT_NOTIFY_SUMMARY {\"version\":1,\"summary\":\"S\",\"action\":\"A\"}")])
 

@@ -1,10 +1,11 @@
 import PushgateCore
 @testable import PushgateHost
 import Testing
+import PushgateTestSupport
 
 /// The relay lanes of the fan-out against a scripted relay on loopback: which rows each lane
 /// targets, what it posts, and modes that must send nothing (hapi-path.md §6, §11 lines 23–24).
-@Suite(.timeLimit(.minutes(1))) struct HapiRelayLaneTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiRelayLaneTests {
     static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude")])
 
     @Test func androidRelayTargetsKeyedPhonesOnlyAndIOSCarriesTheCollapseId() async throws {

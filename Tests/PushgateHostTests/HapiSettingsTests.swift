@@ -2,9 +2,10 @@ import Foundation
 import PushgateCore
 @testable import PushgateHost
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 lines 23–27: transport modes, settings precedence and persistence.
-@Suite(.timeLimit(.minutes(1))) struct HapiSettingsTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiSettingsTests {
     static func load(_ environment: [String: String], home: TemporaryHome = TemporaryHome(),
                      settings: JSONObject? = nil) throws -> HostSettings {
         if let settings {

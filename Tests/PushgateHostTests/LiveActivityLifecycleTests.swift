@@ -3,10 +3,11 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// host.md §9 line 18 and §6 (session end, failed end, drop, priority): host ↔ real relay
 /// (every signature verified) ↔ fake APNs, manual clock; exact payloads and headers.
-@Suite(.timeLimit(.minutes(1))) struct LiveActivityLifecycleTests {
+@Suite(.hangLimit(.minutes(1))) struct LiveActivityLifecycleTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]
     static let started = 1_764_669_000.5
     /// The headers of a Live Activity push with `priority`: it expires at its own dismissal date

@@ -3,10 +3,11 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// host.md §9 line 19 and the refresh engine of §6, driven by the manual scheduler, end to end
 /// through the real relay to the fake APNs.
-@Suite(.timeLimit(.minutes(1))) struct LiveActivityRefreshTests {
+@Suite(.hangLimit(.minutes(1))) struct LiveActivityRefreshTests {
     static let started = 1_764_669_000.25
 
     @Test func unchangedStatesSendNoRequestAtAll() async throws {

@@ -4,10 +4,11 @@ import PushgateCore
 import PushgateProviders
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// host.md §9 lines 17 and 22: replacement with a signed relay unregister, the cap of 8 per
 /// client, 24 h expiry on the scheduler, ownership by client; and the routes' validation.
-@Suite(.timeLimit(.minutes(1))) struct LiveActivityRegistrationTests {
+@Suite(.hangLimit(.minutes(1))) struct LiveActivityRegistrationTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]
 
     /// Whether the relay still delivers to `token` for this host: a signed update with the host's own key.

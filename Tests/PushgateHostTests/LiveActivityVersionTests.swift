@@ -3,10 +3,11 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// host.md §9 line 20: `eventVersion` strictly increases across events and across a restart;
 /// a restart in the middle keeps every token, its owner and its rows.
-@Suite(.timeLimit(.minutes(1))) struct LiveActivityVersionTests {
+@Suite(.hangLimit(.minutes(1))) struct LiveActivityVersionTests {
     private func versions(_ harness: HostHarness, _ token: String) -> [Int64] {
         harness.activityPushes(token).compactMap { $0.payload?["aps"]?["content-state"]?["eventVersion"]?.int64Value }
     }

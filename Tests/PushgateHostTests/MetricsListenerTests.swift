@@ -4,10 +4,11 @@ import FoundationNetworking
 #endif
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// docs/host.md "Metrics": the `pushgate-host` binary with `PUSHGATE_METRICS_LISTEN` serves
 /// Prometheus text on that listener only.
-@Suite(.timeLimit(.minutes(1))) struct MetricsListenerTests {
+@Suite(.hangLimit(.minutes(1))) struct MetricsListenerTests {
     @Test func metricsAreServedOnTheirOwnListenerOnly() async throws {
         let home = TemporaryHome()
         let host = try await ServerProcess.start(

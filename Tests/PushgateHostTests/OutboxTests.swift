@@ -2,10 +2,11 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// docs/host.md "Outbox": host ↔ real relay ↔ fake APNs on the manual clock; the outbox's
 /// rounds are run by advancing the clock, then waited for.
-@Suite(.timeLimit(.minutes(1))) struct OutboxTests {
+@Suite(.hangLimit(.minutes(1))) struct OutboxTests {
     @Test func anAcceptedEventWritesNothingToTheOutbox() async throws {
         try await HostHarness.with { harness, token in
             try await harness.register(token)
@@ -179,7 +180,7 @@ extension HostStore {
 }
 
 /// docs/host.md "Outbox": the cases the hub and the store make hard.
-@Suite(.timeLimit(.minutes(1))) struct OutboxEdgeTests {
+@Suite(.hangLimit(.minutes(1))) struct OutboxEdgeTests {
     /// With writes refused, an event whose pushes are all accepted still answers 200: it ran no statement.
     @Test func anAcceptedEventNeedsNoWrite() async throws {
         try await HostHarness.with { harness, token in

@@ -3,9 +3,10 @@ import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// host.md §9 lines 8 and 9 (relay 500), identity rotation, and the relay URL switch.
-@Suite(.timeLimit(.minutes(1))) struct RegistrationTests {
+@Suite(.hangLimit(.minutes(1))) struct RegistrationTests {
     @Test func failedRegistrationIsSkippedThenRetriedAndSuccessIsCached() async throws {
         // The relay holds one token at most, so the second registration fails until the first is gone.
         let harness = try await HostHarness(relaySettings: ["MAX_TOKENS": "1"])

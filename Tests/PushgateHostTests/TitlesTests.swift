@@ -2,9 +2,10 @@ import Foundation
 import PushgateCore
 @testable import PushgateHost
 import Testing
+import PushgateTestSupport
 
 /// host.md §9 line 4 (locale rules) and the composition rules of §5.
-@Suite(.timeLimit(.minutes(1))) struct TitlesTests {
+@Suite(.hangLimit(.minutes(1))) struct TitlesTests {
     @Test func localesNormaliseByTheFileRules() throws {
         let titles = try Fixtures.titles()
         #expect(titles.normalize("zh-Hant-TW") == "zh-TW")

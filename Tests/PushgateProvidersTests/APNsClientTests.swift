@@ -4,8 +4,9 @@ import PushgateHTTP
 import PushgateProviders
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
-@Suite("APNs client against the fake APNs", .timeLimit(.minutes(1)))
+@Suite("APNs client against the fake APNs", .hangLimit(.minutes(1)))
 struct APNsClientTests {
     static let minute: Int64 = 60_000
 

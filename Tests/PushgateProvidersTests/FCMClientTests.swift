@@ -4,9 +4,10 @@ import PushgateHTTP
 import PushgateProviders
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 lines 35–37 against the fake FCM over loopback.
-@Suite("FCM client against the fake FCM", .timeLimit(.minutes(1)))
+@Suite("FCM client against the fake FCM", .hangLimit(.minutes(1)))
 struct FCMClientTests {
     @Test("oauth-cache: reused while more than 60 s remain, exchanged again at 60 s")
     func tokenReuseAndRefresh() async throws {

@@ -3,10 +3,11 @@ import PushgateCore
 import PushgateProviders
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 lines 31–33 at the provider level: the encrypted alert, its headers, and
 /// how APNs answers map to sent, dead or failed.
-@Suite("hapi APNs alert", .timeLimit(.minutes(1)))
+@Suite("hapi APNs alert", .hangLimit(.minutes(1)))
 struct HapiAPNsAlertTests {
     static let minute: Int64 = 60_000
     /// The `ready` vector envelope: it contains `/` and `+`, which must go out unescaped.

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import PushgateCore
 import PushgateProviders
+import PushgateTestSupport
 
 /// relay-protocol.md §10 lines 5–7, 15, 24 and 25.
-@Suite(.timeLimit(.minutes(1))) struct BindingConformanceTests {
+@Suite(.hangLimit(.minutes(1))) struct BindingConformanceTests {
     @Test func sendDeliversOnlyBoundTokensAndNeverRevealsAServerId() async throws {
         let harness = try await RelayHarness()
         let hostA = harness.host(), hostB = harness.host()

@@ -4,8 +4,9 @@ import PushgateHTTP
 import PushgateStore
 import Testing
 @testable import PushgateRelay
+import PushgateTestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct RelayConfigurationTests {
+@Suite(.hangLimit(.minutes(1))) struct RelayConfigurationTests {
     static let apnsEnvironment = [
         "PUSHGATE_RELAY_APNS_KEY_ID": "KEY1234567", "PUSHGATE_RELAY_APNS_TEAM_ID": "TEAM123456",
         "PUSHGATE_RELAY_APNS_BUNDLE_ID": "dev.pushgate.app",
@@ -130,7 +131,7 @@ import Testing
 }
 
 /// The `/v1/push` settings of hapi-path.md §7.
-@Suite(.timeLimit(.minutes(1))) struct HapiPushConfigurationTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiPushConfigurationTests {
     static func temporaryFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hapi-config-\(UUID().uuidString).json").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)

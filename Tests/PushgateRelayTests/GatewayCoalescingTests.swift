@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import PushgateCore
 import PushgateTesting
+import PushgateTestSupport
 
 /// orca-gateway.md §12 lines 26–29: coalescing windows on the manual scheduler, summaries seen
 /// at the fake APNs, and what a failed delivery does (its retries: ``GatewayOutboxTests``).
-@Suite(.timeLimit(.minutes(1))) struct GatewayCoalescingTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewayCoalescingTests {
     /// A host with one session and `count` iOS phones.
     static func setUp(_ harness: GatewayHarness, phones count: Int = 1) async throws
         -> (host: HostChallengeAnswerer, session: String, ids: [String], tokens: [String]) {

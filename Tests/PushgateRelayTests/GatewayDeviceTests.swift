@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import PushgateCore
 import PushgateTesting
+import PushgateTestSupport
 
 /// orca-gateway.md §12 lines 15–18: registering, listing and deleting phones.
-@Suite(.timeLimit(.minutes(1))) struct GatewayDeviceTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewayDeviceTests {
     // §12 line 15
     @Test func registrationSchemaIsStrict() async throws {
         let harness = try await GatewayHarness()

@@ -2,11 +2,12 @@ import Foundation
 import PushgateCore
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// docs/gateway.md "Growth": hosts opened from many addresses cannot grow the gateway's tables
 /// past `MAX_HOSTS`, each address adds at most `NEW_HOSTS_PER_IP_PER_HOUR`, hosts idle past
 /// `HOST_TTL_DAYS` go, and a host already stored keeps working throughout.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct GatewayGrowthTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct GatewayGrowthTests {
     /// A gateway on SQLite, or on PostgreSQL when `postgreSQL`, with the growth guards scaled down.
     private static func harness(postgreSQL: Bool) async throws -> GatewayHarness {
         let relaySettings = postgreSQL ? ["DATABASE_URL": try await PostgreSQLTestServer.required().createDatabase()] : [:]

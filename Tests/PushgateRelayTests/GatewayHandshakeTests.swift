@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import PushgateCore
+import PushgateTestSupport
 
 /// orca-gateway.md §12 lines 6–14: the challenge and session routes and bearer sessions, over
 /// loopback against a running relay.
-@Suite(.timeLimit(.minutes(1))) struct GatewayHandshakeTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewayHandshakeTests {
     // §12 line 6
     @Test func roundTripHasExactMembers() async throws {
         let harness = try await GatewayHarness()

@@ -4,6 +4,7 @@ import PushgateRelay
 import PushgateStore
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// A relay with the gateway routes on, in front of the fake APNs, on loopback with one manual
 /// clock and scheduler; plus Orca-style hosts that talk to it over real sockets.

@@ -3,11 +3,12 @@ import Testing
 import PushgateCore
 import PushgateStore
 import PushgateTesting
+import PushgateTestSupport
 
 /// A gateway relay child process killed with SIGKILL while its coalescing windows are open, then
 /// started again on the same database: the windows come back from the outbox and every phone
 /// gets its summary (docs/gateway.md "Coalescing and delivery"). The host is `pushgate gateway`.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct GatewayKillNineTests {
+@Suite(.serialized, .hangLimit(.minutes(2))) struct GatewayKillNineTests {
     /// Long enough for the sends and the kill to happen inside every window.
     static let coalesceMs = 5_000
 

@@ -3,10 +3,11 @@ import Testing
 import PushgateCore
 import PushgateRelay
 import PushgateTesting
+import PushgateTestSupport
 
 /// orca-gateway.md §12 lines 33–35 and the §10.1 settings: the per-IP handshake bucket, the
 /// body cap, what the logs never hold, and start-up refusals.
-@Suite(.timeLimit(.minutes(1))) struct GatewayLimitTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewayLimitTests {
     // §12 line 33, socket peer as the key.
     @Test func handshakeBucketHoldsThirtyPerPeer() async throws {
         let harness = try await GatewayHarness()

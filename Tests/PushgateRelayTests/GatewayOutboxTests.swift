@@ -3,12 +3,13 @@ import Testing
 import PushgateCore
 import PushgateStore
 import PushgateTesting
+import PushgateTestSupport
 
 /// The gateway's outbox (docs/gateway.md "Coalescing and delivery") on the manual scheduler: a
 /// window that failed for a passing reason tried again after its back-off or `Retry-After`, apart
 /// from newer notifications and as first sent, its last retry tried, dropped an hour after
 /// acceptance; a failed delete written before the next attempt; windows rebuilt at start-up.
-@Suite(.timeLimit(.minutes(1))) struct GatewayOutboxTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewayOutboxTests {
     /// A host with one session and one iOS phone.
     private static func phone(_ harness: GatewayHarness) async throws -> (session: String, id: String, token: String) {
         let (_, session, ids, tokens) = try await GatewayCoalescingTests.setUp(harness)

@@ -6,9 +6,10 @@ import PushgateStore
 import PushgateTesting
 @testable import PushgateRelay
 import Synchronization
+import PushgateTestSupport
 
 /// orca-gateway.md §12 lines 30–32: the provider requests and the dead-token tables.
-@Suite(.timeLimit(.minutes(1))) struct GatewayProviderTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewayProviderTests {
     // §12 line 30
     @Test func apnsRequestIsExactlyAsSpecified() async throws {
         let harness = try await GatewayHarness(settings: ["APNS_TOPIC": "com.stably.orca.mobile", "COALESCE_MS": "0"])
@@ -128,7 +129,7 @@ final class RecordingChannel: DeliveryChannel {
 }
 
 /// orca-gateway.md §12 lines 31 and 32 (FCM half): the Android lane against the fake FCM.
-@Suite(.timeLimit(.minutes(1))) struct GatewayFCMTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewayFCMTests {
     static let fcmToken = "fcm-token:" + String(repeating: "Ab_1-", count: 20)
 
     // §12 line 31

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import PushgateCore
+import PushgateTestSupport
 
 /// orca-gateway.md §12 lines 19–25: the send schema, results, quotas and the send-log prune.
-@Suite(.timeLimit(.minutes(1))) struct GatewaySendTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewaySendTests {
     // §12 line 19
     @Test func sendSchemaIsStrict() async throws {
         let harness = try await GatewayHarness()

@@ -2,11 +2,12 @@ import Foundation
 import PushgateTesting
 import Testing
 import PushgateCore
+import PushgateTestSupport
 
 /// `pushgate gateway key|challenge|register|send` as a child process against a running relay
 /// with the gateway on: the Orca-compatible host client, its §2.9 checks, and the banner the
 /// fake APNs receives.
-@Suite(.timeLimit(.minutes(1))) struct GatewayToolTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewayToolTests {
     static let binary = BuiltProducts.path("pushgate")
 
     /// Runs the tool to completion on its own thread: exit status, standard output, standard error.

@@ -7,10 +7,11 @@ import PushgateProviders
 import PushgateRelay
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// hapi-path.md §11 line 38 (relay-server) and the rest of §7 relay side, end to end over
 /// loopback: a real relay in front of the fake APNs and the fake FCM.
-@Suite(.timeLimit(.minutes(1))) struct HapiPushConformanceTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiPushConformanceTests {
     static let ok: JSONValue = ["ok": true]
 
     static func refusal(_ code: String) -> (JSONValue) -> Bool {

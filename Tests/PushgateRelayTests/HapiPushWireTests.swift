@@ -5,10 +5,11 @@ import PushgateProviders
 import PushgateRelay
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// `POST /v1/push` as a hapi hub uses it: raw HTTP/1.1 written by hand on one keep-alive
 /// connection, and 1 000 requests in parallel against the buckets.
-@Suite(.timeLimit(.minutes(1))) struct HapiPushWireTests {
+@Suite(.hangLimit(.minutes(1))) struct HapiPushWireTests {
     /// The `ready` vector envelope of hapi-envelopes.json.
     static let readyEnvelope = "AAECAwQFBgcICQoLPCC0dKGc4CGvE/Lq1ZBYC+ykp12eCyoIGkvH5nIHdMBgc9qqyrNh8RvKXdeqtgoUzCoF/im/zLR28wgjOpDEzNweshOnvUNDJnbiL7/GLMQa/rASE0FpSo+Y/6gB0sShxRvIOvgJGpKK+MjRlFlu"
 

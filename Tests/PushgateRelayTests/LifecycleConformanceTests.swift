@@ -3,10 +3,11 @@ import Testing
 import PushgateCore
 import PushgateProviders
 import PushgateTesting
+import PushgateTestSupport
 
 /// relay-protocol.md §10 lines 25 (kill -9), 27 (SIGTERM) and 28 (invalid configuration),
 /// against the built `pushgate-relay` binary.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct LifecycleConformanceTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct LifecycleConformanceTests {
     /// A fresh directory under the system temporary directory (removed by the caller's `defer`).
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("relay-proc-\(UUID().uuidString)")

@@ -2,10 +2,11 @@ import Foundation
 import PushgateCore
 import PushgateProviders
 import Testing
+import PushgateTestSupport
 
 /// The `priority` extension of `POST /v1/push/live-activity` (relay-protocol.md §5, host.md §6):
 /// optional, 5 or 10 (default 10), not signed, and it sets `apns-priority`.
-@Suite(.timeLimit(.minutes(1))) struct LiveActivityPriorityTests {
+@Suite(.hangLimit(.minutes(1))) struct LiveActivityPriorityTests {
     /// A signed live-activity body for `token` whose `priority` member is then set to `priority` (nil: absent).
     private func body(_ harness: RelayHarness, key: P256PrivateKey, token: String, priority: JSONValue?) throws -> [UInt8] {
         let push = try LiveActivityPush(tokens: [token], event: .update, contentState: LiveActivityContentState(

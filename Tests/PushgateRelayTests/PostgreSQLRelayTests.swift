@@ -3,11 +3,12 @@ import Testing
 import PushgateCore
 import PushgateProviders
 import PushgateTesting
+import PushgateTestSupport
 
 /// The relay on PostgreSQL (`DATABASE_URL`, relay-protocol.md §8): durability across `kill -9`,
 /// two relay instances sharing bindings and the replay set (§2), and start-up refusals that
 /// never print the password.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct PostgreSQLRelayTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct PostgreSQLRelayTests {
     @Test func registerAnsweredBeforeKillNineSurvives() async throws {
         let url = try await PostgreSQLTestServer.required().createDatabase()
         try await LifecycleConformanceTests.expectRegisterSurvivesKillNine(database: ["PUSHGATE_RELAY_DATABASE_URL": url])

@@ -3,9 +3,10 @@ import Testing
 import PushgateCore
 import PushgateProviders
 import PushgateTesting
+import PushgateTestSupport
 
 /// Provider answers and what the relay makes of them (docs/relay.md "Send results"), against the fake APNs.
-@Suite(.timeLimit(.minutes(1))) struct ProviderConformanceTests {
+@Suite(.hangLimit(.minutes(1))) struct ProviderConformanceTests {
     @Test func providerAnswersMapToResultsAndGoneTokensLoseEveryBinding() async throws {
         let harness = try await RelayHarness(settings: ["REGISTER_LIMIT_PER_MINUTE": "1000"])
         let hostA = harness.host(), hostB = harness.host()

@@ -5,10 +5,11 @@ import PushgateProviders
 import PushgateStore
 import PushgateTesting
 @testable import PushgateRelay
+import PushgateTestSupport
 
 /// docs/relay.md "FCM": one FCM client per service account, shared by hapi's Android lane and
 /// the gateway's.
-@Suite(.timeLimit(.minutes(1))) struct RelayFCMClientsTests {
+@Suite(.hangLimit(.minutes(1))) struct RelayFCMClientsTests {
     static let token = "fcm-token:" + String(repeating: "Ab_1-", count: 20)
 
     @Test func hapiAndTheGatewayShareOneConnectionAndOneAccessToken() async throws {

@@ -1,10 +1,11 @@
 import Testing
 import PushgateCore
 @testable import PushgateRelay
+import PushgateTestSupport
 
 /// docs/relay.md "FCM": a relay with hapi's Android lane and the gateway's on one service
 /// account opens one connection to FCM and exchanges one access token for both.
-@Suite(.timeLimit(.minutes(1))) struct RelayFCMSharingTests {
+@Suite(.hangLimit(.minutes(1))) struct RelayFCMSharingTests {
     @Test func hapiPushAndTheGatewayShareOneFCMConnection() async throws {
         let harness = try await GatewayHarness(settings: ["COALESCE_MS": "0"], fcm: true)
         let fcm = try #require(harness.fcm)

@@ -4,11 +4,12 @@ import PushgateCore
 import PushgateProviders
 import PushgateTesting
 import Synchronization
+import PushgateTestSupport
 
 /// The real relay over loopback under hostile and heavy traffic: malformed HTTP, stalled
 /// clients, a thousand held connections and a 10 000-request mixed burst leave it serving,
 /// with memory bounded and every valid request answered correctly.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct RelayRobustnessTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct RelayRobustnessTests {
     /// Limits raised so that only the behaviour under test refuses anything.
     static let generousLimits = [
         "REGISTER_LIMIT_PER_MINUTE": "1000000", "SEND_LIMIT_PER_MINUTE": "1000000",

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import PushgateCore
 import PushgateProviders
+import PushgateTestSupport
 
 /// Replays and rate limits (docs/relay.md "Replay set", "Rate limits").
-@Suite(.timeLimit(.minutes(1))) struct ReplayAndLimitConformanceTests {
+@Suite(.hangLimit(.minutes(1))) struct ReplayAndLimitConformanceTests {
     /// The same body with `s` replaced by `n − s`.
     static func highSTwin(of body: [UInt8]) throws -> [UInt8] {
         var object = try JSONValue.parse(body).objectValue!

@@ -4,9 +4,10 @@ import PushgateCore
 import PushgateProviders
 import PushgateTesting
 import Synchronization
+import PushgateTestSupport
 
 /// The relay's bounded retries within one request (docs/relay.md "Retries"), against the fake APNs.
-@Suite(.timeLimit(.minutes(1))) struct RetryTests {
+@Suite(.hangLimit(.minutes(1))) struct RetryTests {
     /// Answers `token` with `script` until the fake has seen `requests` requests for it, then 200.
     private static func fail(_ harness: RelayHarness, _ token: String, with script: ScriptedResponse, times requests: Int) {
         let fake = harness.fake

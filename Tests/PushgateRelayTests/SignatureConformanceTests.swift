@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import PushgateCore
 import PushgateProviders
+import PushgateTestSupport
 
 /// relay-protocol.md §10 lines 1–4 and 10, over loopback HTTP.
-@Suite(.timeLimit(.minutes(1))) struct SignatureConformanceTests {
+@Suite(.hangLimit(.minutes(1))) struct SignatureConformanceTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/vectors")
 

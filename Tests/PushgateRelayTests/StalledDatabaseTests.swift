@@ -3,10 +3,11 @@ import Testing
 import PushgateCore
 import PushgateProviders
 import PushgateTesting
+import PushgateTestSupport
 
 /// A relay process on a PostgreSQL server that stops answering (docs/relay.md "Deadlines"):
 /// every process of the server is stopped with SIGSTOP, as a hung database host would be.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct StalledDatabaseTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct StalledDatabaseTests {
     static let requestDeadlineMs = 2_000
 
     @Test func signedRequestsAnswer503WithinTheDeadlineAndTheRelayRecoversAfterSIGCONT() async throws {

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import PushgateCore
 import PushgateProviders
+import PushgateTestSupport
 
 /// relay-protocol.md §10 lines 11, 12, 22 and 26.
-@Suite(.timeLimit(.minutes(1))) struct ValidationConformanceTests {
+@Suite(.hangLimit(.minutes(1))) struct ValidationConformanceTests {
     /// Posts `fields` as a signed send whose signature is valid, so only the schema can fail it.
     static func send(_ harness: RelayHarness, key: P256PrivateKey, mutate: (inout JSONObject) -> Void) async throws -> (Int, String) {
         var object = try JSONValue.parse(try RelayRequestSigner(key: key).send(

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import PushgateStore
+import PushgateTestSupport
 
 /// The caps of ``BindingPolicy`` (docs/relay.md "Bindings"), checked on every ``StoreEngine``.
-@Suite(.timeLimit(.minutes(1))) struct BindingPolicyContractTests {
+@Suite(.hangLimit(.minutes(1))) struct BindingPolicyContractTests {
     private let t0: Int64 = 1_764_669_600_000
     private let day = BindingPolicy.admissionWindowMs
     private func token(_ n: Int) -> String { String(format: "%064x", n) }

@@ -1,10 +1,11 @@
 import PushgateTesting
 import Testing
 @testable import PushgateStore
+import PushgateTestSupport
 
 /// What only the PostgreSQL gateway store does: its per-host advisory locks and connections the
 /// server dropped. The shared rules, also across two stores, are in ``GatewayStoreContractTests``.
-@Suite(.timeLimit(.minutes(1))) struct GatewayPostgreSQLStoreTests {
+@Suite(.hangLimit(.minutes(1))) struct GatewayPostgreSQLStoreTests {
     private let t0: Int64 = 1_764_669_600_000
     private static let host = "MAyclgO5Kks57TlY"
     private static let note = GatewayNotification(notificationId: nil, notificationSeq: 1, notificationEpoch: "epoch-1", source: "plugin",

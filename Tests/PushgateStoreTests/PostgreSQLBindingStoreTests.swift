@@ -1,11 +1,12 @@
 import PushgateTesting
 import Testing
 @testable import PushgateStore
+import PushgateTestSupport
 
 /// What only the PostgreSQL store does: several stores (relay instances) on one database,
 /// durable commits whatever the server's default, a restart of the server's side of a
 /// connection. The shared binding rules are in ``BindingStoreContractTests``.
-@Suite(.timeLimit(.minutes(1))) struct PostgreSQLBindingStoreTests {
+@Suite(.hangLimit(.minutes(1))) struct PostgreSQLBindingStoreTests {
     private let t0: Int64 = 1_764_669_600_000
 
     private static func open(_ url: String, policy: BindingPolicy = .permissive()) async throws -> PostgreSQLBindingStore {

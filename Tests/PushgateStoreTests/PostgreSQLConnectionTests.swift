@@ -1,9 +1,10 @@
 import PushgateTesting
 import Testing
 @testable import PushgateStore
+import PushgateTestSupport
 
 /// The libpq wrapper against the test PostgreSQL server.
-@Suite(.timeLimit(.minutes(1))) struct PostgreSQLConnectionTests {
+@Suite(.hangLimit(.minutes(1))) struct PostgreSQLConnectionTests {
     private static func connect(_ url: String, setup: [String] = []) throws -> PostgreSQLConnection {
         try PostgreSQLConnection(url: PostgreSQLURL(url), session: .init(writeLockKey: 42, setup: setup))
     }

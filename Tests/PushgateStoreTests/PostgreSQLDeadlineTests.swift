@@ -1,11 +1,12 @@
 import PushgateTesting
 import Testing
 @testable import PushgateStore
+import PushgateTestSupport
 
 /// Client- and server-side deadlines of the libpq connection (docs/store.md "Deadlines"): a
 /// server whose every process is stopped (SIGSTOP) fails calls at their deadline, and the same
 /// store works again once the server continues.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct PostgreSQLDeadlineTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct PostgreSQLDeadlineTests {
     static let callTimeout = Duration.milliseconds(400)
     /// Room for thread hand-offs on a loaded 2-core machine; far below any libpq or TCP timeout.
     static let slack = Duration.milliseconds(1_500)

@@ -1,10 +1,11 @@
 import PushgateTesting
 import Testing
 @testable import PushgateStore
+import PushgateTestSupport
 
 /// The replay keys in PostgreSQL (docs/relay.md "Replay set"): expiry, forgetting, and sharing
 /// between instances on one database, with no count row and no lock.
-@Suite(.timeLimit(.minutes(1))) struct PostgreSQLReplaySetTests {
+@Suite(.hangLimit(.minutes(1))) struct PostgreSQLReplaySetTests {
     private static func open(_ url: String) async throws -> PostgreSQLReplaySet {
         try await PostgreSQLReplaySet.open(url: PostgreSQLURL(url))
     }

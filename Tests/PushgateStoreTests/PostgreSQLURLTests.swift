@@ -1,8 +1,9 @@
 import Testing
 @testable import PushgateStore
+import PushgateTestSupport
 
 /// `PostgreSQLURL`: what it accepts, and that no printed form holds the password.
-@Suite(.timeLimit(.minutes(1))) struct PostgreSQLURLTests {
+@Suite(.hangLimit(.minutes(1))) struct PostgreSQLURLTests {
     private let secret = "s3cr%40t-PW"
 
     @Test func printsWithoutThePassword() throws {

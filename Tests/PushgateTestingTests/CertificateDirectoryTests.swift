@@ -3,9 +3,10 @@ import PushgateCore
 import Synchronization
 import Testing
 @testable import PushgateTesting
+import PushgateTestSupport
 
 /// `--tls-dir`: the key and certificate a fake keeps across restarts.
-@Suite(.timeLimit(.minutes(1))) struct CertificateDirectoryTests {
+@Suite(.hangLimit(.minutes(1))) struct CertificateDirectoryTests {
     /// A directory path under a fresh parent, removed by `body`'s end.
     private func withParent(_ body: (URL) throws -> Void) throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("tls-dir-\(UUID().uuidString)")

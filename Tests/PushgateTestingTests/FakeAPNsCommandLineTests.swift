@@ -3,10 +3,11 @@ import PushgateCore
 import PushgateHTTP
 import Testing
 @testable import PushgateTesting
+import PushgateTestSupport
 
 /// What `pushgate fake-apns` runs: scripts from the file's format, the certificate written for
 /// the client, and one JSON line per request in the record file.
-@Suite(.timeLimit(.minutes(1))) struct FakeAPNsCommandLineTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeAPNsCommandLineTests {
     @Test func recordFileHoldsOneCompactLinePerRequest() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-apns-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

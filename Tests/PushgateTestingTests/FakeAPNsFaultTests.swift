@@ -3,9 +3,10 @@ import PushgateCore
 import PushgateHTTP
 import Testing
 import PushgateTesting
+import PushgateTestSupport
 
 /// The fake APNs' answer sequences, `retry-after` and stream resets over real loopback TLS + HTTP/2.
-@Suite(.timeLimit(.minutes(1))) struct FakeAPNsFaultTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeAPNsFaultTests {
     @Test func aSequenceAnswersInOrderThenRepeatsItsLast() async throws {
         let harness = try LoopbackHarness()
         let token = LoopbackHarness.token(5)

@@ -3,9 +3,10 @@ import PushgateCore
 import PushgateHTTP
 import Testing
 @testable import PushgateTesting
+import PushgateTestSupport
 
 /// The fake over real loopback TLS + HTTP/2, driven by the project's HTTP/2 client.
-@Suite(.timeLimit(.minutes(1))) struct FakeAPNsLoopbackTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeAPNsLoopbackTests {
     @Test func acceptedPushGets200WithApnsIdAndEmptyBodyAndIsRecorded() async throws {
         let harness = try LoopbackHarness()
         let response = try await harness.send(harness.request())

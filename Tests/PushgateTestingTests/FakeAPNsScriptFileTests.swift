@@ -1,7 +1,8 @@
 import Testing
 @testable import PushgateTesting
+import PushgateTestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct FakeAPNsScriptFileTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeAPNsScriptFileTests {
     private func parse(_ text: String) throws(FakeScriptFile.FormatError) -> [String: [ScriptedResponse]] {
         try FakeAPNsScriptFile.parse(Array(text.utf8))
     }

@@ -3,10 +3,11 @@ import PushgateCore
 import PushgateHTTP
 import Testing
 import PushgateTesting
+import PushgateTestSupport
 
 /// The fake FCM's answer sequences, `retry-after` and connection faults (the same as the fake
 /// APNs', through ``FakeProvider``) over real loopback TLS + HTTP/2.
-@Suite(.timeLimit(.minutes(1))) struct FakeFCMFaultTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeFCMFaultTests {
     @Test func aSequenceAnswersInOrderThenRepeatsItsLast() async throws {
         let harness = try FakeFCMHarness()
         let accessToken = try await harness.accessToken()

@@ -3,10 +3,11 @@ import PushgateCore
 import PushgateHTTP
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// The fake FCM over real TLS + HTTP/2 on loopback: the OAuth endpoint, the send checks, the
 /// scripts and the records.
-@Suite(.timeLimit(.minutes(1))) struct FakeFCMLoopbackTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeFCMLoopbackTests {
     @Test func theVectorAssertionIsGrantedAnAccessTokenThatSends() async throws {
         let harness = try FakeFCMHarness()
         let grant = try await harness.exchange(harness.vectorJWT)

@@ -1,7 +1,8 @@
 import Testing
 @testable import PushgateTesting
+import PushgateTestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct FakeFCMScriptFileTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeFCMScriptFileTests {
     private func parse(_ text: String) throws(FakeScriptFile.FormatError) -> [String: [FakeFCMScript]] {
         try FakeFCMScriptFile.parse(Array(text.utf8))
     }

@@ -1,8 +1,9 @@
 import PushgateCore
 import Testing
 @testable import PushgateTesting
+import PushgateTestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct ProviderTokenVerifierTests {
+@Suite(.hangLimit(.minutes(1))) struct ProviderTokenVerifierTests {
     let vector: TestFixtures.ProviderToken
     let credentials: FakeAPNs.ProviderCredentials
     let clock: ManualClock

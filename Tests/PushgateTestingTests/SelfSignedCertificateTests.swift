@@ -2,8 +2,9 @@ import COpenSSL
 import PushgateCore
 import Testing
 @testable import PushgateTesting
+import PushgateTestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct SelfSignedCertificateTests {
+@Suite(.hangLimit(.minutes(1))) struct SelfSignedCertificateTests {
     /// Parses PEM text with OpenSSL and hands the object to `body`, freeing it afterwards.
     private func withCertificate<T>(_ pem: String, _ body: (OpaquePointer) throws -> T) throws -> T {
         let bio = try #require(BIO_new(BIO_s_mem()))

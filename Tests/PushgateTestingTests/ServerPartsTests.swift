@@ -1,8 +1,9 @@
 import Testing
 @testable import PushgateTesting
+import PushgateTestSupport
 
 /// The fake server's small parts: delay queue, apns-id generator, error bodies.
-@Suite(.timeLimit(.minutes(1))) struct ServerPartsTests {
+@Suite(.hangLimit(.minutes(1))) struct ServerPartsTests {
     private func entry(due: UInt64, stream: Int32) -> DelayedResponseQueue.Entry {
         DelayedResponseQueue.Entry(
             due: due, connectionId: 1, streamId: stream,

@@ -3,9 +3,10 @@ import PushgateCore
 import PushgateHTTP
 import PushgateProviders
 import Testing
+import PushgateTestSupport
 
 /// `pushgate fake-apns` as a child process, driven by the real APNs client (docs/fake-apns.md).
-@Suite(.timeLimit(.minutes(1))) struct FakeAPNsCommandTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeAPNsCommandTests {
     static let keyId = "ABC123DEFG"
     static let teamId = "TEAM123456"
 

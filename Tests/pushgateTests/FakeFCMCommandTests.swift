@@ -3,9 +3,10 @@ import PushgateCore
 import PushgateHTTP
 import PushgateProviders
 import Testing
+import PushgateTestSupport
 
 /// `pushgate fake-fcm` as a child process, driven by the real FCM client (docs/fake-fcm.md).
-@Suite(.timeLimit(.minutes(1))) struct FakeFCMCommandTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeFCMCommandTests {
     /// The `rs256-oauth.json` service account.
     static func account() throws -> JSONObject {
         let vector = try JSONValue.parse(Array(try Data(contentsOf: PushgateTool.fixture("vectors/rs256-oauth.json"))))

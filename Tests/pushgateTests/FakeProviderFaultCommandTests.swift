@@ -2,11 +2,12 @@ import Foundation
 import PushgateCore
 import PushgateHTTP
 import Testing
+import PushgateTestSupport
 
 /// The fault flags of `pushgate fake-apns` and `pushgate fake-fcm` (answer sequences,
 /// `retryAfter`, `--reset-stream-every`, `--goaway-after-streams`, `--drop-after-streams`,
 /// SIGUSR1, SIGHUP) against the real binary over real TLS and HTTP/2.
-@Suite(.timeLimit(.minutes(1))) struct FakeProviderFaultCommandTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeProviderFaultCommandTests {
     static let token = String(repeating: "ab", count: 32)
 
     @Test func apnsSequenceWithRetryAfterAndAResetEveryThirdRequest() async throws {

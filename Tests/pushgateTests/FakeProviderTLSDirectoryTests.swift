@@ -2,10 +2,11 @@ import Foundation
 import PushgateCore
 import PushgateHTTP
 import Testing
+import PushgateTestSupport
 
 /// `--tls-dir`: a fake restarted on the same port after an outage presents the certificate its
 /// clients already trust (the real binary, real TLS).
-@Suite(.timeLimit(.minutes(1))) struct FakeProviderTLSDirectoryTests {
+@Suite(.hangLimit(.minutes(1))) struct FakeProviderTLSDirectoryTests {
     struct Files {
         let directory: URL
         var tls: String { directory.appendingPathComponent("tls").path }

@@ -2,10 +2,11 @@ import Foundation
 import PushgateCore
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// The attacks of docs/security.md, each run against the real `pushgate-relay` binary from many
 /// loopback addresses with its caps scaled down, asserting what the legitimate host still gets.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct AttackTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct AttackTests {
     /// H1: a flood of validly signed junk from many addresses fills the replay set; only the
     /// address holding the most keys is refused, the host goes on registering and sending.
     @Test func aReplaySetFloodRefusesOnlyTheHeaviestClient() async throws {

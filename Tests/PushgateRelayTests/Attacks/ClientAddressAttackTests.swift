@@ -1,10 +1,11 @@
 import Foundation
 import PushgateCore
 import Testing
+import PushgateTestSupport
 
 /// docs/security.md M1 and M2: the per-IP limits against address churn, IPv6 prefixes and
 /// forged `X-Forwarded-For` lines, on the real binary with its tables scaled down.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ClientAddressAttackTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct ClientAddressAttackTests {
     /// The loopback address that plays the proxy in front of the relay.
     static let proxy = "127.1.200.1"
 

@@ -1,10 +1,11 @@
 import Foundation
 import PushgateCore
 import Testing
+import PushgateTestSupport
 
 /// docs/security.md M6: idle and half-sent connections from a few addresses cannot take every
 /// connection slot.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ConnectionSlotAttackTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct ConnectionSlotAttackTests {
     /// With `MAX_CONNECTIONS` 256, one address holds at most 4 (1/64); eight addresses that each
     /// try to hold 32 (together all 256) keep 4 each, a trusted proxy is not capped, and a
     /// client from another address is served.

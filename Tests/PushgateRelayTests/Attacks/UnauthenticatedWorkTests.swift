@@ -1,11 +1,12 @@
 import Foundation
 import PushgateCore
 import Testing
+import PushgateTestSupport
 
 /// docs/security.md M9, against the real `pushgate-relay` binary: a client that sends junk pays
 /// for it from its own IP's budget on every route family, before its body is read; the
 /// metrics are not on the public port.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct UnauthenticatedWorkTests {
+@Suite(.serialized, .hangLimit(.minutes(1))) struct UnauthenticatedWorkTests {
     /// One route family: where to post, the per-IP budget, the answer to junk within it.
     private struct Family: Sendable {
         var path: String

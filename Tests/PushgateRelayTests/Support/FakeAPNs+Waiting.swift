@@ -1,5 +1,6 @@
 import Foundation
 import PushgateTesting
+import PushgateTestSupport
 
 extension FakeAPNs {
     /// Waits (off the cooperative pool, polling the fake's counters every millisecond, for at

@@ -8,6 +8,7 @@ import PushgateRelay
 import PushgateTesting
 import Synchronization
 import Testing
+import PushgateTestSupport
 
 /// A real relay on loopback (HTTP server, SQLite file, APNs client) in front of the fake APNs,
 /// with one manual clock for everything, and helpers to act as hosts.

@@ -2,6 +2,7 @@ import Foundation
 import PushgateCore
 import PushgateTesting
 import Testing
+import PushgateTestSupport
 
 /// The real `pushgate-relay` binary in front of a fake APNs for production and one for
 /// sandbox (Apple answers `BadDeviceToken` to a token sent to the other environment), and
