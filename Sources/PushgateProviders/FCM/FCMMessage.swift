@@ -1,9 +1,10 @@
 import PushgateCore
 
-/// One FCM HTTP v1 message for one registration token: the `message` object, data only.
+/// One FCM HTTP v1 message for one registration token: the `message` object.
 ///
-/// - Important: hapi-path.md §8 — never a `notification` block (Android would not hand a
-///   background message to the app) and never a `collapse_key`.
+/// - Important: hapi-path.md §8 — hapi's messages are data only: never a `notification` block
+///   (Android would not hand a background message to the app) and never a `collapse_key`.
+///   Alerts of the signed routes are notification messages (``alert(token:title:body:data:collapseId:badge:channelId:packageName:ttlSeconds:)``).
 public struct FCMMessage: Sendable, Equatable {
     /// The package a relay's messages are restricted to by default: hapi's Android app.
     public static let defaultRelayPackageName = "run.hapi.companion"
@@ -39,6 +40,36 @@ public struct FCMMessage: Sendable, Equatable {
         return FCMMessage(token: token, message: JSONObject([
             ("token", .string(token)), ("data", .object(data)), ("android", .object(android)),
         ]))
+    }
+
+    /// An alert for a signed-route Android token (docs/relay.md "Android tokens"), built the same
+    /// way by the relay and by a host in direct mode: a notification message — `notification`
+    /// `title`/`body`, the string `data` map, `android.priority` `HIGH`, `android.ttl`, and
+    /// `android.notification` with `channel_id`, `tag` = `collapseId` (a later push replaces the
+    /// banner; never a `collapse_key`, of which FCM keeps only four per device and drops the rest)
+    /// and `notification_count` = `badge`; `restricted_package_name` when one is set.
+    public static func alert(token: String, title: String, body: String?, data: [(key: String, value: String)],
+                             collapseId: String?, badge: Int64?, channelId: String, packageName: String?,
+                             ttlSeconds: Int) -> FCMMessage {
+        var notification = JSONObject([("title", .string(title))])
+        if let body { notification["body"] = .string(body) }
+        var androidNotification = JSONObject([("channel_id", .string(channelId))])
+        if let collapseId { androidNotification["tag"] = .string(collapseId) }
+        if let badge { androidNotification["notification_count"] = .integer(badge) }
+        var android = JSONObject([
+            ("priority", .string("HIGH")), ("ttl", .string(ttl(ttlSeconds))), ("notification", .object(androidNotification)),
+        ])
+        if let packageName { android["restricted_package_name"] = .string(packageName) }
+        var message = JSONObject([("token", .string(token)), ("notification", .object(notification))])
+        if !data.isEmpty { message["data"] = .object(JSONObject(data.map { ($0.key, JSONValue.string($0.value)) })) }
+        message["android"] = .object(android)
+        return FCMMessage(token: token, message: message)
+    }
+
+    /// `data` keys FCM refuses (400 `INVALID_ARGUMENT`): `from`, `message_type`, `collapse_key`,
+    /// and any starting with `google.` or `gcm.`.
+    public static func isReservedDataKey(_ key: String) -> Bool {
+        ["from", "message_type", "collapse_key"].contains(key) || key.hasPrefix("google.") || key.hasPrefix("gcm.")
     }
 
     /// The longest `android.ttl` FCM accepts: 28 days (a longer one is refused with 400).
