@@ -1,12 +1,13 @@
 import PushgateCore
 
 /// `pushgate bench relay-send`: signed `send` requests per second through a relay that
-/// Scripts/bench runs in front of a fake APNs. Registers its tokens first, signs every request
+/// Scripts/bench runs in front of a fake APNs (and a fake FCM for `--android-tokens`, the
+/// number of each request's tokens registered as Android ones). Registers its tokens first, signs every request
 /// beforehand (each with its own signature, so none is a replay), then posts them from
 /// `concurrency` threads, one keep-alive connection each (``BenchHTTPLoad``).
 enum BenchRelaySendSuite {
     static let usage = "pushgate bench relay-send --relay http://IPV4:PORT --key FILE --tokens-per-request N "
-        + "--requests M --concurrency C"
+        + "--requests M --concurrency C [--android-tokens K]"
 
     private static let title = "Build finished on relay-01"
     private static let body = "The agent finished the task and is waiting for your next instruction."
@@ -17,14 +18,21 @@ enum BenchRelaySendSuite {
         let tokensPerRequest = try arguments.wholeNumber("tokens-per-request", in: 1...100)
         let requests = try arguments.wholeNumber("requests", in: 1...1_000_000)
         let concurrency = try arguments.wholeNumber("concurrency", in: 1...1_000)
+        let androidTokens = try arguments.wholeNumber("android-tokens", in: 0...tokensPerRequest, default: 0)
         try arguments.finish()
 
         let signer = RelayRequestSigner(key: key)
-        let tokens = (0..<tokensPerRequest).map { _ in Hex.encode(SecureRandom.bytes(32)) }
+        // APNs tokens first, then FCM-shaped ones (an instance id, `:`, a base64url body).
+        let tokens = (0..<tokensPerRequest).map { index in
+            index < tokensPerRequest - androidTokens ? Hex.encode(SecureRandom.bytes(32))
+                : "b" + Hex.encode(SecureRandom.bytes(10)) + ":APA91b" + Base64URL.encode(SecureRandom.bytes(105))
+        }
         let registrar = try BenchHTTPConnection(host: host, port: port)
-        for token in tokens {
-            let reply = try registrar.post("/v1/push/register-token", body: signer.registerToken(token, ts: SystemClock().nowMilliseconds))
-            guard reply.status == 200 else { throw ToolFailure("register-token answered \(reply.status)") }
+        for (index, token) in tokens.enumerated() {
+            let platform = index < tokensPerRequest - androidTokens ? "ios" : "android"
+            let reply = try registrar.post("/v1/push/register-token",
+                                           body: signer.registerToken(token, platform: platform, ts: SystemClock().nowMilliseconds))
+            guard reply.status == 200 else { throw ToolFailure("register-token (\(platform)) answered \(reply.status)") }
         }
         // One warm-up request per connection, then the timed ones; each signed now, so each is fresh.
         let bodies = try (0..<(concurrency + requests)).map { _ in
@@ -34,11 +42,12 @@ enum BenchRelaySendSuite {
             try check(reply, expectedOK: tokensPerRequest)
         }
 
-        let name = "relay.send_\(tokensPerRequest)"
+        let name = androidTokens == 0 ? "relay.send_\(tokensPerRequest)" : "relay.send_\(tokensPerRequest)_android_\(androidTokens)"
         let seconds = run.wallSeconds
         let percentiles = run.latencies.milliseconds(percentiles: [0.5, 0.99])
         report(BenchFigure(name: "\(name).requests_per_second", value: Double(requests) / seconds, unit: "requests/s",
-                           detail: "\(BenchFigure.grouped(requests)) requests of \(tokensPerRequest) token(s) in "
+                           detail: "\(BenchFigure.grouped(requests)) requests of \(tokensPerRequest) token(s) "
+                               + (androidTokens == 0 ? "" : "(\(androidTokens) Android) ") + "in "
                                + "\(BenchFigure.twoDecimals(seconds)) s wall, \(concurrency) connections"))
         report(BenchFigure(name: "\(name).tokens_per_second", value: Double(requests * tokensPerRequest) / seconds, unit: "tokens/s"))
         report(BenchFigure(name: "\(name).latency_p50", value: percentiles[0], unit: "ms"))
@@ -61,6 +70,8 @@ enum BenchRelaySendSuite {
                 index += 1
             }
         }
-        guard found == expectedOK else { throw ToolFailure("send accepted \(found) of \(expectedOK) tokens") }
+        guard found == expectedOK else {
+            throw ToolFailure("send accepted \(found) of \(expectedOK) tokens: \(String(decoding: reply.body.suffix(300), as: UTF8.self))")
+        }
     }
 }

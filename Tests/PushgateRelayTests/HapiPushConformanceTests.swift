@@ -47,7 +47,7 @@ import PushgateTestSupport
         let port = harness.relay.relay.port
         let (over, signed) = try await blocking {
             (try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push", length: 64 * 1024 + 1),
-             try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push/send", length: 16 * 1024 + 1))
+             try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push/register-token", length: 16 * 1024 + 1))
         }
         #expect(over.status == 413)
         #expect(Self.refusal("too_large")((try? JSONValue.parse(over.body)) ?? .null))

@@ -427,10 +427,11 @@ extension RelayRobustnessTests {
                                      status: 400, body: error("invalid_request"))]
                 case 85..<88:
                     let android = try mutated(try signer.registerToken(TestToken.make(), ts: nowMs), "platform", "android")
-                    return [Exchange(label: "android register", request: post("register-token", android), status: 400, body: error("unsupported_platform"))]
+                    return [Exchange(label: "android register without an Android account", request: post("register-token", android), status: 501,
+                                     body: Array(#"{"error":"unsupported_platform","setting":"PUSHGATE_RELAY_ANDROID_FCM_SERVICE_ACCOUNT_PATH"}"#.utf8))]
                 case 88..<92:
-                    let oversized = try mutated(try signer.send(tokens: [home], title: title, ts: nowMs), "body", .string(String(repeating: "x", count: 17 * 1024)))
-                    return [Exchange(label: "17 KiB send", request: post("send", oversized), status: 413, body: error("payload_too_large"), closes: true)]
+                    let oversized = try mutated(try signer.send(tokens: [home], title: title, ts: nowMs), "body", .string(String(repeating: "x", count: 65 * 1024)))
+                    return [Exchange(label: "65 KiB send", request: post("send", oversized), status: 413, body: error("payload_too_large"), closes: true)]
                 default:
                     return serial.isMultiple(of: 2)
                         ? [Exchange(label: "unknown path", request: post("nope", Array("{}".utf8)), status: 404, body: [], closes: true)]

@@ -15,15 +15,20 @@ import PushgateTestSupport
         return (reply.status, String(decoding: reply.body, as: UTF8.self))
     }
 
-    @Test func androidPlatformIsUnsupported() async throws {
+    /// Without `ANDROID_FCM_SERVICE_ACCOUNT_PATH` an `android` register is 501 naming the setting;
+    /// a Live Activity route refuses `android` with 400 whatever the relay has.
+    @Test func androidIs501WithoutAnAccountAnd400OnTheLiveActivityRoutes() async throws {
         let harness = try await RelayHarness()
         var object = try JSONValue.parse(try RelayRequestSigner(key: P256PrivateKey()).registerToken(
             TestToken.make(), ts: harness.clock.nowMilliseconds)).objectValue!
         object["platform"] = "android"
-        for path in ["/v1/push/register-token", "/v1/push/register-live-activity-token"] {
-            let reply = try await harness.request("POST", path, body: JSONValue.object(object).serializedBytes())
-            #expect(reply.status == 400 && String(decoding: reply.body, as: UTF8.self) == #"{"error":"unsupported_platform"}"#)
-        }
+        let register = try await harness.request("POST", "/v1/push/register-token", body: JSONValue.object(object).serializedBytes())
+        #expect(register.status == 501)
+        #expect(String(decoding: register.body, as: UTF8.self)
+            == #"{"error":"unsupported_platform","setting":"PUSHGATE_RELAY_ANDROID_FCM_SERVICE_ACCOUNT_PATH"}"#)
+        let liveActivity = try await harness.request("POST", "/v1/push/register-live-activity-token",
+                                                     body: JSONValue.object(object).serializedBytes())
+        #expect(liveActivity.status == 400 && String(decoding: liveActivity.body, as: UTF8.self) == #"{"error":"unsupported_platform"}"#)
         await harness.stop()
     }
 
@@ -32,11 +37,14 @@ import PushgateTestSupport
         let key = P256PrivateKey()
         let mutations: [(String, (inout JSONObject) -> Void)] = [
             ("101 tokens", { $0["tokens"] = .array((0..<101).map { _ in .string(TestToken.make()) }) }),
-            ("63-char token", { $0["tokens"] = [.string(String(TestToken.make().dropLast()))] }),
+            ("31-char token", { $0["tokens"] = [.string(String(TestToken.make().prefix(31)))] }),
+            ("token with a slash", { $0["tokens"] = [.string(TestToken.make() + "/")] }),
             ("300-byte title", { $0["title"] = .string(String(repeating: "é", count: 150)) }),
             ("nested data", { $0["data"] = ["a": ["b": "c"]] }),
             ("data over 2048 bytes", { $0["data"] = .object(JSONObject((0..<9).map { ("k\($0)", .string(String(repeating: "v", count: 250))) })) }),
             ("data.aps", { $0["data"] = ["aps": "x"] }),
+            ("data.from (FCM reserves it)", { $0["data"] = ["from": "x"] }),
+            ("data.google.* (FCM reserves it)", { $0["data"] = ["google.c.a": "x"] }),
             ("badge -1", { $0["badge"] = -1 }),
             ("empty title", { $0["title"] = "" }),
             ("bad env", { $0["env"] = "staging" }),
@@ -52,13 +60,17 @@ import PushgateTestSupport
         await harness.stop()
     }
 
-    @Test func bodyOverSixteenKiBIs413ByLengthOrChunked() async throws {
+    /// `send` takes 64 KiB (100 FCM tokens); the other signed routes 16 KiB.
+    @Test func bodyOverTheRouteCapIs413ByLengthOrChunked() async throws {
         let harness = try await RelayHarness()
         let port = harness.relay.port
-        let declared = try await blocking { try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push/send", length: 16 * 1024 + 1) }
-        #expect(declared.status == 413 && declared.bodyText == #"{"error":"payload_too_large"}"#)
-        let chunked = try await blocking { try ChunkedUpload.post(port: port, path: "/v1/push/send", chunks: Array(repeating: [UInt8](repeating: 0x20, count: 4096), count: 4) + [[0x20]]) }
-        #expect(chunked.hasPrefix("HTTP/1.1 413"))
+        for (path, cap) in [("/v1/push/send", 64 * 1024), ("/v1/push/register-token", 16 * 1024)] {
+            let declared = try await blocking { try RawHTTPClient.postHeadOnly(port: port, path: path, length: cap + 1) }
+            #expect(declared.status == 413 && declared.bodyText == #"{"error":"payload_too_large"}"#, "\(path)")
+            let chunks = Array(repeating: [UInt8](repeating: 0x20, count: 4096), count: cap / 4096) + [[0x20]]
+            let chunked = try await blocking { try ChunkedUpload.post(port: port, path: path, chunks: chunks) }
+            #expect(chunked.hasPrefix("HTTP/1.1 413"), "\(path)")
+        }
         await harness.stop()
     }
 

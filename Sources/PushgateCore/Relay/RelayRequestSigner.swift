@@ -8,16 +8,16 @@ public struct RelayRequestSigner: Sendable {
 
     public init(key: P256PrivateKey) { self.key = key }
 
-    /// `POST /v1/push/register-token`.
-    public func registerToken(_ token: String, ts: Int64) throws -> [UInt8] {
-        try body([("token", .string(token)), ("platform", "ios")],
-                 message: SignedMessage.registerToken(ts: ts, token: token, platform: "ios"), ts: ts)
+    /// `POST /v1/push/register-token`; `platform` is `ios` (an APNs token) or `android` (an FCM token).
+    public func registerToken(_ token: String, platform: String = "ios", ts: Int64) throws -> [UInt8] {
+        try body([("token", .string(token)), ("platform", .string(platform))],
+                 message: SignedMessage.registerToken(ts: ts, token: token, platform: platform), ts: ts)
     }
 
     /// `POST /v1/push/unregister-token`.
-    public func unregisterToken(_ token: String, ts: Int64) throws -> [UInt8] {
-        try body([("token", .string(token)), ("platform", "ios")],
-                 message: SignedMessage.unregisterToken(ts: ts, token: token, platform: "ios"), ts: ts)
+    public func unregisterToken(_ token: String, platform: String = "ios", ts: Int64) throws -> [UInt8] {
+        try body([("token", .string(token)), ("platform", .string(platform))],
+                 message: SignedMessage.unregisterToken(ts: ts, token: token, platform: platform), ts: ts)
     }
 
     /// `POST /v1/push/register-live-activity-token` and `unregister-live-activity-token` (same body).

@@ -68,6 +68,9 @@ public struct RelayConfiguration: Sendable {
     public var dryRunLog: String?
     /// The settings of `POST /v1/push` (hapi-path.md §7).
     public var hapi = HapiPushSettings()
+    /// The signed routes' Android tokens (`ANDROID_*`, docs/relay.md "Android tokens"); `nil`
+    /// when no service account is set.
+    public var android: AndroidAlertSettings?
     /// The Orca-compatible gateway routes (`PUSHGATE_GATEWAY_*`, docs/gateway.md); `nil` when off.
     public var gateway: GatewayConfiguration?
 
@@ -98,6 +101,7 @@ public struct RelayConfiguration: Sendable {
     public init(arguments: [String], environment: [String: String]) throws(ConfigurationError) {
         let source = try SettingsSource(arguments: arguments, environment: environment, switchNames: ["dry-run", "trust-proxy"])
         if let unknown = source.unknownFlags(known: Self.settingNames.union(HapiPushSettings.settingNames)
+                                                         .union(AndroidAlertSettings.settingNames)
                                                          .union(ClientAddressPolicy.settingNames)).first {
             throw ConfigurationError(setting: "--\(unknown)", problem: "is not a relay setting (see docs/relay.md)")
         }
@@ -155,6 +159,7 @@ public struct RelayConfiguration: Sendable {
         apns = dryRun ? nil : try Self.apnsSettings(source)
         bundleId = apns?.bundleId ?? source.value("APNS_BUNDLE_ID") ?? bundleId
         hapi = try HapiPushSettings(source)
+        android = try AndroidAlertSettings.load(source)
         gateway = try GatewayConfiguration.from(environment: environment, relayBundleId: bundleId)
         clientAddresses = try ClientAddressPolicy(source, gatewayHops: gateway?.trustedProxyHops ?? 0, warnings: &warnings)
     }

@@ -26,7 +26,8 @@ struct HapiPushLanes: Sendable {
                                                     environment: settings.apnsEnvironment, ttlSeconds: settings.ttlSeconds,
                                                     clock: clock))
         if let fcm = settings.fcm {
-            lanes.android = HapiFCMLane(fcm: try fcmClients.lease(fcm, clock: clock, logger: logger), packageName: fcm.packageName,
+            lanes.android = HapiFCMLane(fcm: try fcmClients.lease(fcm, clock: clock, logger: logger),
+                                        packageName: fcm.packageName ?? FCMMessage.defaultRelayPackageName,
                                         ttlSeconds: settings.ttlSeconds)
         }
         return lanes

@@ -5,7 +5,7 @@ import Synchronization
 
 /// The relay's FCM clients: one per service account it sends with — its project and client
 /// email, the FCM origin and the token URI — shared by every lane that uses that account (hapi's
-/// Android lane, the gateway's), so the lanes share one HTTP/2 pool and one cached access token
+/// Android lane, the gateway's, the signed routes' Android tokens), so the lanes share one HTTP/2 pool and one cached access token
 /// (docs/relay.md, "FCM"). A lane holds a ``Lease``; a client closes when the last lease on it ends.
 final class RelayFCMClients: Sendable {
     /// What tells two clients apart.
@@ -37,7 +37,7 @@ final class RelayFCMClients: Sendable {
 
     /// A lease on the client for `settings`' account, made by this call when no lane holds one
     /// (`clock` then dates its OAuth assertions). Throws as ``FCMClient/init(configuration:clock:deadlineClock:logger:)``.
-    func lease(_ settings: HapiPushSettings.FCM, clock: any WallClock, logger: Logger) throws -> Lease {
+    func lease(_ settings: FCMAccountSettings, clock: any WallClock, logger: Logger) throws -> Lease {
         let configuration = FCMConfiguration(account: settings.account, origin: settings.origin, tokenURI: settings.tokenURI,
                                              extraCAFile: settings.extraCAFile)
         let account = Account(projectId: settings.account.projectId, clientEmail: settings.account.clientEmail,

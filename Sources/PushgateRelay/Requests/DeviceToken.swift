@@ -12,14 +12,26 @@ enum DeviceToken {
         return utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    /// The `tokens` array of send and live-activity: 1 to 100 valid tokens, duplicates allowed.
-    static func list(_ fields: FieldReader) throws(RelayError) -> [String] {
+    /// An FCM registration token on the signed routes: 32 to 512 characters of `[A-Za-z0-9_:.-]`,
+    /// stored as given (docs/relay.md "Android tokens"). Every APNs token is one too.
+    static func isValidFCM(_ token: String) -> Bool {
+        let utf8 = token.utf8
+        guard (32...512).contains(utf8.count) else { return false }
+        return utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                || $0 == 0x5F || $0 == 0x3A || $0 == 0x2E || $0 == 0x2D
+        }
+    }
+
+    /// The `tokens` array of send and live-activity: 1 to 100 valid tokens, duplicates allowed;
+    /// `android` admits FCM tokens (a `send`, whose tokens may be bound as either platform).
+    static func list(_ fields: FieldReader, android: Bool = false) throws(RelayError) -> [String] {
         let values = try fields.relayArray("tokens")
         guard (1...100).contains(values.count) else { throw .invalidRequest }
         var tokens: [String] = []
         tokens.reserveCapacity(values.count)
         for value in values {
-            guard let token = value.stringValue, isValid(token) else { throw .invalidRequest }
+            guard let token = value.stringValue, android ? isValidFCM(token) : isValid(token) else { throw .invalidRequest }
             tokens.append(token)
         }
         return tokens

@@ -2,20 +2,27 @@ import PushgateCore
 
 /// A register or unregister request, for alert or Live Activity tokens.
 ///
-/// - Important: docs/relay.md "Register and unregister" — `platform` is checked first (`android` →
-///   `unsupported_platform`), then `kind` on the Live Activity routes.
+/// - Important: docs/relay.md "Register and unregister" — `platform` is checked first (`android`
+///   on a Live Activity route → 400 `unsupported_platform`; on the alert routes of a relay without
+///   an Android account → 501), then `kind` on the Live Activity routes, then the token by its platform.
 struct RegisterRequest {
     let token: String
     let platform: String
     let proof: SignedProof
 
-    init(_ fields: FieldReader, liveActivity: Bool, keys: PublicKeyCache) throws(RelayError) {
-        // A missing platform means iOS, the only one this protocol serves; it is signed either way.
+    /// `servesAndroid`: the relay has the signed routes' Android account (else `android` is 501).
+    init(_ fields: FieldReader, liveActivity: Bool, servesAndroid: Bool, keys: PublicKeyCache) throws(RelayError) {
+        // A missing platform means iOS; it is signed either way.
         let platform = try fields.relay({ try $0.optionalString("platform") }) ?? "ios"
-        guard platform == "ios" else { throw platform == "android" ? .unsupportedPlatform : .invalidRequest }
+        switch platform {
+        case "ios": break
+        case "android" where liveActivity: throw .unsupportedPlatform
+        case "android": guard servesAndroid else { throw .androidNotConfigured }
+        default: throw .invalidRequest
+        }
         if liveActivity, try fields.relay({ try $0.optionalString("kind") }) != "liveactivity" { throw .invalidRequest }
         token = try fields.relay({ try $0.string("token") })
-        guard DeviceToken.isValid(token) else { throw .invalidRequest }
+        guard platform == "android" ? DeviceToken.isValidFCM(token) : DeviceToken.isValid(token) else { throw .invalidRequest }
         self.platform = platform
         proof = try SignedProof(fields, keys: keys)
     }

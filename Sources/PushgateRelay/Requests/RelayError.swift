@@ -6,9 +6,20 @@ import PushgateStore
 public struct RelayError: Error, Sendable, Equatable {
     public let status: Int
     public let code: String
+    /// The setting that would make the relay serve the request (a 501), named in the body.
+    public var setting: String?
+
+    init(status: Int, code: String, setting: String? = nil) {
+        self.status = status
+        self.code = code
+        self.setting = setting
+    }
 
     public static let invalidRequest = RelayError(status: 400, code: "invalid_request")
     public static let unsupportedPlatform = RelayError(status: 400, code: "unsupported_platform")
+    /// An `android` register on a relay without the signed routes' Android account.
+    public static let androidNotConfigured = RelayError(status: 501, code: "unsupported_platform",
+                                                        setting: "PUSHGATE_RELAY_ANDROID_FCM_SERVICE_ACCOUNT_PATH")
     public static let timestamp = RelayError(status: 401, code: "timestamp")
     public static let invalidSignature = RelayError(status: 401, code: "invalid_signature")
     public static let replay = RelayError(status: 401, code: "replay")

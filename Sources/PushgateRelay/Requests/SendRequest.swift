@@ -16,7 +16,7 @@ struct SendRequest {
     let proof: SignedProof
 
     init(_ fields: FieldReader, keys: PublicKeyCache) throws(RelayError) {
-        tokens = try DeviceToken.list(fields)
+        tokens = try DeviceToken.list(fields, android: true)
         title = try fields.relay({ try $0.string("title") })
         guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidRequest }
         body = try fields.relay({ try $0.optionalString("body") })
@@ -33,14 +33,15 @@ struct SendRequest {
     /// The string the host signed.
     var signedMessage: String { SignedMessage.send(ts: proof.timestampMs, tokens: tokens, title: title) }
 
-    /// `data`: at most 16 string entries, keys non-empty and not `aps`, key ≤ 64 bytes,
-    /// value ≤ 256 bytes, keys and values ≤ 2048 bytes in all.
+    /// `data`: at most 16 string entries, keys non-empty and not `aps` nor one FCM reserves (the
+    /// same map goes to Android tokens), key ≤ 64 bytes, value ≤ 256 bytes, keys and values ≤
+    /// 2048 bytes in all.
     private static func data(_ object: JSONObject) throws(RelayError) -> [(key: String, value: String)] {
         guard object.count <= 16 else { throw .invalidRequest }
         var total = 0
         var entries: [(key: String, value: String)] = []
         for (key, value) in object.members {
-            guard let text = value.stringValue, !key.isEmpty, key != "aps",
+            guard let text = value.stringValue, !key.isEmpty, key != "aps", !FCMMessage.isReservedDataKey(key),
                   key.utf8.count <= 64, text.utf8.count <= 256 else { throw .invalidRequest }
             total += key.utf8.count + text.utf8.count
             entries.append((key, text))

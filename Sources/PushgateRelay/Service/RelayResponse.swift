@@ -17,7 +17,9 @@ public struct RelayResponse: Sendable, Equatable {
     static let ok = json(200, ["ok": true])
 
     static func error(_ error: RelayError) -> RelayResponse {
-        var response = json(error.status, ["error": .string(error.code)])
+        var body = JSONObject([("error", .string(error.code))])
+        if let setting = error.setting { body["setting"] = .string(setting) }
+        var response = json(error.status, .object(body))
         response.errorCode = error.code
         return response
     }

@@ -29,14 +29,23 @@ public final class RelayServer: Sendable {
                 deadlineClock: any MonotonicClock = SystemMonotonicClock(), logger: Logger) async throws {
         let clock = OffsetClock(scheduler.clock, offsetMs: configuration.testClockOffsetMs)
         let storage = try await RelayStorage.open(configuration, clock: clock, logger: logger)
-        let service = RelayService(configuration: configuration, store: storage.bindings, channel: channel,
-                                   clock: clock, deadlineClock: deadlineClock, logger: logger, replay: storage.replay)
         let fcmClients = RelayFCMClients()
+        let android: (any AndroidAlertLane)?
+        do {
+            android = try AndroidAlertSettings.lane(configuration.android, fcmClients: fcmClients, channel: channel,
+                                                    clock: scheduler.clock, logger: logger)
+        } catch {
+            try? await storage.close()
+            throw error
+        }
+        let service = RelayService(configuration: configuration, store: storage.bindings, channel: channel, android: android,
+                                   clock: clock, deadlineClock: deadlineClock, logger: logger, replay: storage.replay)
         let gateway: RelayGateway?
         do {
             gateway = try await RelayGateway.start(configuration: configuration, fcmClients: fcmClients, channel: channel,
                                                    scheduler: scheduler, relay: service, logger: logger)
         } catch {
+            await android?.shutdown()
             try? await storage.close()
             throw error
         }
@@ -70,6 +79,7 @@ public final class RelayServer: Sendable {
             metricsListener?.stop()
             await hapiService?.shutdown()
             await gateway?.shutdown()
+            await android?.shutdown()
             try? await storage.close()
             throw error
         }
@@ -104,6 +114,7 @@ public final class RelayServer: Sendable {
         metricsListener?.stop()
         await gateway?.shutdown()
         await hapi.shutdown()
+        await service.android?.shutdown()
         await channel.shutdown()
         do {
             try await storage.close()
@@ -123,6 +134,9 @@ public final class RelayServer: Sendable {
         // A proxy in front carries many clients' connections (docs/security.md, M6).
         http.uncappedPeers = configuration.clientAddresses.trustedProxies ?? []
         http.clientIPv6PrefixBits = configuration.clientAddresses.ipv6PrefixBits
+        // 100 FCM tokens make a send of about 16.5 KB (docs/relay.md "Android tokens").
+        http.routeBodyLimits[RelayRoute.send.rawValue] = HTTPBodyLimit(maxBytes: RelayService.maxSendBodyBytes,
+                                                                       tooLargeResponse: Self.http(.error(.payloadTooLarge)))
         http.routeBodyLimits[HapiPushService.path] = HTTPBodyLimit(maxBytes: HapiPushService.maxBodyBytes,
                                                                    tooLargeResponse: Self.http(HapiPushService.tooLarge))
         if configuration.gateway != nil { http.routeBodyLimits.merge(RelayGateway.bodyLimits) { $1 } }

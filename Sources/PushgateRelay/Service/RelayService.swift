@@ -5,29 +5,34 @@ import PushgateStore
 import Synchronization
 
 /// The signed relay: validates, authenticates and de-duplicates host requests, keeps the
-/// token bindings, and delivers through a ``DeliveryChannel``.
+/// token bindings, and delivers through a ``DeliveryChannel`` (iOS) or an ``AndroidAlertLane``.
 ///
 /// - Important: the order of checks and the routes are docs/relay.md's.
 public final class RelayService: Sendable {
     let configuration: RelayConfiguration
     let store: any BindingStore
     let channel: any DeliveryChannel
+    /// Where Android-bound tokens of a `send` go; `nil`: an `android` register answers 501.
+    let android: (any AndroidAlertLane)?
     let clock: any WallClock
     let logger: Logger
     let guards: RelayGuards
     let retry: ProviderRetry
     public let metrics = RelayMetrics()
+    /// The body cap of `send`; the other signed routes keep 16 KiB.
+    static let maxSendBodyBytes = 64 * 1024
     private let keys = PublicKeyCache()
     private let accepting = Atomic<Bool>(true)
 
     /// - Parameter replay: the replay set of ``RelayStorage`` (journal or shared), or `nil` for one
     ///   in memory only.
-    public init(configuration: RelayConfiguration, store: any BindingStore, channel: any DeliveryChannel,
-                clock: any WallClock = SystemClock(), deadlineClock: any MonotonicClock = SystemMonotonicClock(),
-                logger: Logger, replay: ReplaySet? = nil) {
+    init(configuration: RelayConfiguration, store: any BindingStore, channel: any DeliveryChannel,
+         android: (any AndroidAlertLane)?, clock: any WallClock = SystemClock(),
+         deadlineClock: any MonotonicClock = SystemMonotonicClock(), logger: Logger, replay: ReplaySet? = nil) {
         self.configuration = configuration
         self.store = store
         self.channel = channel
+        self.android = android
         self.clock = clock
         self.logger = logger
         guards = RelayGuards(configuration: configuration, replay: replay ?? ReplaySet(
@@ -97,7 +102,7 @@ public final class RelayService: Sendable {
 
     private func register(route: RelayRoute, body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
         let liveActivity = route == .registerLiveActivityToken || route == .unregisterLiveActivityToken
-        let request = try RegisterRequest(.relayBody(body), liveActivity: liveActivity, keys: keys)
+        let request = try RegisterRequest(.relayBody(body), liveActivity: liveActivity, servesAndroid: android != nil, keys: keys)
         let now = clock.nowMilliseconds
         try request.proof.verify(message: request.signedMessage(route: route), nowMs: now, skewMs: configuration.timestampSkewMs)
         let replayKey = request.proof.replayKey(skewMs: configuration.timestampSkewMs)
@@ -125,7 +130,7 @@ public final class RelayService: Sendable {
     private func applyRegister(_ request: RegisterRequest, route: RelayRoute, digest: ReplayDigest, client: String,
                                nowMs: Int64) async throws(RelayError) {
         let liveActivity = route == .registerLiveActivityToken || route == .unregisterLiveActivityToken
-        let kind: BindingKind = liveActivity ? .liveActivity : .alert
+        let kind: BindingKind = liveActivity ? .liveActivity : request.platform == "android" ? .android : .alert
         let serverId = request.proof.publicKey.serverId
         do {
             if route == .registerToken || route == .registerLiveActivityToken {
@@ -167,12 +172,29 @@ public final class RelayService: Sendable {
                                               threadId: request.collapseId, data: request.data)
         else { throw .invalidRequest }
         let serverId = try await authorize(request.proof, message: request.signedMessage, route: .send, client: client)
-        let expiration = APNsNotification.expiration(ttlSeconds: configuration.apnsTTLSeconds, nowMs: clock.nowMilliseconds)
-        let bundleId = configuration.bundleId
-        let rows = try await deliver(request.tokens, kind: .alert, serverId: serverId, environment: request.environment,
-                                     startedAtMs: startedAtMs) { token in
-            try APNsNotification.alert(deviceToken: token, bundleId: bundleId, payload: payload,
-                                       collapseId: request.collapseId, expiration: expiration)
+        let ttlSeconds = configuration.apnsTTLSeconds
+        let expiration = APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)
+        let (bundleId, channel, android, androidSettings) = (configuration.bundleId, channel, android, configuration.android)
+        let replacesDuplicates = request.collapseId != nil
+        // Each token goes where this host's binding of it says: iOS to APNs, Android to FCM.
+        let rows = try await deliver(request.tokens, kinds: [.alert, .android], serverId: serverId,
+                                     startedAtMs: startedAtMs) { token, kind throws -> ProviderPush in
+            guard kind == .android else {
+                let notification = try APNsNotification.alert(deviceToken: token, bundleId: bundleId, payload: payload,
+                                                              collapseId: request.collapseId, expiration: expiration)
+                return ProviderPush(attemptTimeoutMs: channel.requestTimeoutMilliseconds, replacesDuplicates: replacesDuplicates) {
+                    await channel.deliver(notification, environment: request.environment)
+                }
+            }
+            // Bound while the relay had an Android account, sent after it was removed.
+            guard let android else { throw RelayError.unsupportedPlatform }
+            let message = FCMMessage.alert(token: token, title: request.title, body: request.body, data: request.data,
+                                           collapseId: request.collapseId, badge: request.badge,
+                                           channelId: androidSettings?.channelId ?? "default",
+                                           packageName: androidSettings?.fcm.packageName, ttlSeconds: ttlSeconds)
+            return ProviderPush(attemptTimeoutMs: android.requestTimeoutMilliseconds, replacesDuplicates: replacesDuplicates) {
+                await android.deliver(message)
+            }
         }
         return results(rows)
     }
@@ -188,13 +210,15 @@ public final class RelayService: Sendable {
                                                      dismissalDate: push.dismissalDate, staleDate: push.staleDate)
         else { throw .invalidRequest }
         let serverId = try await authorize(request.proof, message: request.signedMessage, route: .liveActivity, client: client)
-        let bundleId = configuration.bundleId
+        let (bundleId, channel) = (configuration.bundleId, channel)
         let priority = request.priority
         let expiration = APNsNotification.expiration(of: push, ttlSeconds: configuration.apnsTTLSeconds, nowMs: nowMs)
-        let rows = try await deliver(push.tokens, kind: .liveActivity, serverId: serverId, environment: request.environment,
-                                     startedAtMs: startedAtMs) { token in
-            try APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload, priority: priority,
-                                              expiration: expiration)
+        let rows = try await deliver(push.tokens, kinds: [.liveActivity], serverId: serverId, startedAtMs: startedAtMs) { token, _ in
+            let notification = try APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload,
+                                                                 priority: priority, expiration: expiration)
+            return ProviderPush(attemptTimeoutMs: channel.requestTimeoutMilliseconds, replacesDuplicates: false) {
+                await channel.deliver(notification, environment: request.environment)
+            }
         }
         if push.event == .end {
             for row in rows where row.ok {
@@ -261,32 +285,40 @@ public final class RelayService: Sendable {
         }
     }
 
-    /// Delivers to every distinct bound token at once (bounded by the in-flight gate), rows in
-    /// first-seen order.
-    private func deliver(_ tokens: [String], kind: BindingKind, serverId: String, environment: APNsEnvironment,
-                         startedAtMs: Int64, notification: @escaping @Sendable (String) throws -> APNsNotification) async throws(RelayError) -> [ResultRow] {
+    /// One push ready to go: how to try it, how long a try may take, and whether a copy of it
+    /// replaces an earlier one on the device (a collapse id, an FCM tag), so a retry is safe.
+    struct ProviderPush: Sendable {
+        let attemptTimeoutMs: Int64
+        let replacesDuplicates: Bool
+        let attempt: @Sendable () async -> APNsOutcome
+    }
+
+    /// Delivers to every distinct token bound as one of `kinds` at once (bounded by the
+    /// in-flight gate), rows in first-seen order; `push` makes a token's push for its kind.
+    private func deliver(_ tokens: [String], kinds: [BindingKind], serverId: String, startedAtMs: Int64,
+                         push: @escaping @Sendable (String, BindingKind) throws -> ProviderPush) async throws(RelayError) -> [ResultRow] {
         let distinct = DeviceToken.distinct(tokens)
-        let bound: Set<String>
+        let bound: [String: BindingKind]
         do {
-            bound = try await store.boundTokens(distinct, kind: kind, serverId: serverId, nowMs: clock.nowMilliseconds)
+            bound = try await store.boundTokens(distinct, kinds: kinds, serverId: serverId, nowMs: clock.nowMilliseconds)
         } catch {
             logger.error("binding store lookup failed; check the database file", ["error": "\(error)"])
             throw .storeFailure(error)
         }
         return await withTaskGroup(of: (Int, ResultRow).self) { group in
             for (index, token) in distinct.enumerated() {
-                guard bound.contains(token) else {
+                guard let kind = bound[token] else {
                     metrics.provider(result: "unbound", reason: "not_bound")
                     continue
                 }
                 group.addTask {
-                    guard let built = try? notification(token) else {
-                        // Every field was validated already; a refusal here is a relay bug, not the host's.
-                        self.logger.error("could not build an APNs request", ["token": Redact.token(token)])
+                    guard let built = try? push(token, kind) else {
+                        // Every field was validated already; a refusal here is a relay bug or a
+                        // binding whose platform the relay no longer serves, not the host's fault.
+                        self.logger.error("could not build a provider request", ["token": Redact.token(token), "kind": kind.rawValue])
                         return (index, .failed(token, .refused))
                     }
-                    return (index, await self.deliverOne(built, environment: environment, kind: kind, serverId: serverId,
-                                                         startedAtMs: startedAtMs))
+                    return (index, await self.deliverOne(built, token: token, kind: kind, serverId: serverId, startedAtMs: startedAtMs))
                 }
             }
             var rows = distinct.map { ResultRow.failed($0, .notBound) }
@@ -296,13 +328,10 @@ public final class RelayService: Sendable {
     }
 
     /// One push, retried within the request's deadline as docs/relay.md "Retries" says.
-    private func deliverOne(_ notification: APNsNotification, environment: APNsEnvironment,
-                            kind: BindingKind, serverId: String, startedAtMs: Int64) async -> ResultRow {
-        let token = notification.deviceToken
-        let outcome = await retry.run(startedAtMs: startedAtMs, attemptTimeoutMs: channel.requestTimeoutMilliseconds,
-                                      replacesDuplicates: notification.collapseId != nil) {
-            await self.channel.deliver(notification, environment: environment)
-        }
+    private func deliverOne(_ push: ProviderPush, token: String, kind: BindingKind, serverId: String,
+                            startedAtMs: Int64) async -> ResultRow {
+        let outcome = await retry.run(startedAtMs: startedAtMs, attemptTimeoutMs: push.attemptTimeoutMs,
+                                      replacesDuplicates: push.replacesDuplicates, attempt: push.attempt)
         guard let outcome else {
             metrics.provider(result: "refused", reason: "in_flight_full")
             return .failed(token, .transient)
@@ -323,11 +352,12 @@ public final class RelayService: Sendable {
         }
     }
 
-    /// A gone token (410 `Unregistered`) loses every binding; `BadDeviceToken` and
-    /// `DeviceTokenNotForTopic` condemn it only for the sending host, whose unsigned `env` or
-    /// topic may be what is wrong (docs/security.md, M4).
+    /// A gone token (APNs 410 `Unregistered`, FCM `UNREGISTERED`) loses every binding of its
+    /// kind; `BadDeviceToken`, `DeviceTokenNotForTopic` and FCM's `INVALID_ARGUMENT` naming the
+    /// token condemn it only for the sending host, whose unsigned `env` or topic may be what is
+    /// wrong, or whose binding's platform (docs/security.md, M4).
     private func forgetDead(_ token: String, kind: BindingKind, serverId: String, reason: String) async {
-        let senderOnly = APNsDeadReason.sendingHostOnly.contains(reason)
+        let senderOnly = DeadTokenReason.sendingHostOnly.contains(reason)
         logger.info(senderOnly ? "provider refuses the token for this host; its binding deleted"
                                : "provider reports a dead token; bindings deleted",
                     ["token": Redact.token(token), "reason": reason])

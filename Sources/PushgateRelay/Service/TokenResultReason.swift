@@ -12,11 +12,13 @@ enum TokenResultReason: String, Sendable {
     /// The provider condemned the token (`drop:true`).
     case dead
 
-    /// APNs reasons that fault the push itself, not the service. (A 429 `TooManyRequests` is
-    /// transient: the same push may go through after the provider's `Retry-After`.)
+    /// APNs and FCM reasons that fault the push itself, not the service. (A 429 `TooManyRequests`
+    /// or `QUOTA_EXCEEDED` is transient: the same push may go through after the provider's
+    /// `Retry-After`.) FCM's `INVALID_ARGUMENT` that does not name the token faults the message;
+    /// `SENDER_ID_MISMATCH`, the relay's Android account.
     static let refusedProviderReasons: Set<String> = [
         "BadCollapseId", "BadExpirationDate", "BadMessageId", "BadPriority", "DuplicateHeaders", "InvalidPushType",
-        "PayloadEmpty", "PayloadTooLarge", "HTTP 413",
+        "PayloadEmpty", "PayloadTooLarge", "HTTP 413", "INVALID_ARGUMENT", "SENDER_ID_MISMATCH",
     ]
 
     /// The row's `retryable`: whether the host may send the same push again (after registering
@@ -34,9 +36,10 @@ enum TokenResultReason: String, Sendable {
     }
 }
 
-/// APNs dead-token reasons that condemn a token only for the host that sent the push.
-enum APNsDeadReason {
-    /// A wrong `env` (not signed) or topic gives these for a live token: only the sender's
-    /// binding goes, so one host cannot cut a token off from the others.
-    static let sendingHostOnly: Set<String> = ["BadDeviceToken", "DeviceTokenNotForTopic"]
+/// Dead-token reasons that condemn a token only for the host that sent the push.
+enum DeadTokenReason {
+    /// A wrong `env` (not signed) or topic gives the APNs ones for a live token, and FCM's
+    /// `INVALID_ARGUMENT` naming the token comes as well from a token bound with the wrong
+    /// platform: only the sender's binding goes, so one host cannot cut a token off from the others.
+    static let sendingHostOnly: Set<String> = ["BadDeviceToken", "DeviceTokenNotForTopic", "INVALID_ARGUMENT"]
 }

@@ -4,8 +4,11 @@
 /// - Important: an alert send must never reach a Live Activity token and the reverse
 ///   (relay-protocol.md §3, §10 line 24).
 public enum BindingKind: String, Sendable, CaseIterable {
-    /// A regular APNs device token (`register-token`).
+    /// A regular APNs device token (`register-token`, platform `ios`).
     case alert
+    /// An FCM registration token of the signed routes' Android app (`register-token`, platform
+    /// `android`; docs/relay.md "Android tokens").
+    case android
     /// An ActivityKit push token (`register-live-activity-token`).
     case liveActivity = "liveactivity"
 }

@@ -54,12 +54,12 @@ enum BindingSQL {
     /// List sizes of ``lookup(slots:)``: a few fixed sizes keep the statement cache small.
     static let lookupSlots = [8, 32, 128]
 
-    /// Which of `slots` tokens (`?4`…) are bound to serverId `?2` as kind `?1` and were refreshed
-    /// at or after `?3` (older bindings have outlived the TTL); unused slots stay NULL, which
-    /// matches no token.
+    /// Which of `slots` tokens (`?5`…) are bound to serverId `?3` as kind `?1` or `?2` and were
+    /// refreshed at or after `?4` (older bindings have outlived the TTL), as `kind token`; unused
+    /// slots stay NULL, which matches no token.
     static func lookup(slots: Int) -> String {
-        let list = (4 ..< 4 + slots).map { "?\($0)" }.joined(separator: ", ")
-        return "SELECT token FROM bindings WHERE kind = ?1 AND server_id = ?2 AND registered_at >= ?3 AND token IN (\(list))"
+        let list = (5 ..< 5 + slots).map { "?\($0)" }.joined(separator: ", ")
+        return "SELECT kind || ' ' || token FROM bindings WHERE kind IN (?1, ?2) AND server_id = ?3 AND registered_at >= ?4 AND token IN (\(list))"
     }
 
     /// Every statement, for query-plan checks.

@@ -21,6 +21,22 @@ enum BindingSchema {
         INSERT INTO token_count (id, tokens) VALUES (1, 0);
         """)
 
+    /// `android` joins the kinds (docs/relay.md "Android tokens"). SQLite cannot change a CHECK
+    /// constraint in place, so the table is made again with its rows.
+    static let androidKind = Migration(version: 6, sql: """
+        CREATE TABLE bindings_with_android (
+            token TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('alert', 'liveactivity', 'android')),
+            server_id TEXT NOT NULL,
+            registered_at INTEGER NOT NULL,
+            PRIMARY KEY (token, kind, server_id)
+        ) WITHOUT ROWID;
+        INSERT INTO bindings_with_android (token, kind, server_id, registered_at)
+            SELECT token, kind, server_id, registered_at FROM bindings;
+        DROP TABLE bindings;
+        ALTER TABLE bindings_with_android RENAME TO bindings;
+        """)
+
     /// The caps of docs/relay.md "Bindings": tokens per host and new hosts per token per day.
     /// `integer`, `text` and `tableOptions` spell the engine's column types and table options.
     static func quotas(version: Int32, integer: String, text: String, tableOptions: String) -> Migration {

@@ -18,8 +18,10 @@ public protocol BindingStore: Sendable {
     /// Removes this host's binding of `token`, and only that one.
     func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome
 
-    /// Which of `tokens` are bound to `serverId` and were refreshed within the TTL, in one lookup.
-    func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String, nowMs: Int64) async throws -> Set<String>
+    /// The kind each of `tokens` is bound to `serverId` with — one of `kinds` (one or two; a
+    /// token bound with both maps to the first) — among bindings refreshed within the TTL, in
+    /// one lookup. A `send` asks for `[.alert, .android]`: each token goes where its binding says.
+    func boundTokens(_ tokens: [String], kinds: [BindingKind], serverId: String, nowMs: Int64) async throws -> [String: BindingKind]
 
     /// Deletes every binding of a token the provider reported gone.
     /// - Returns: how many bindings were deleted.
@@ -51,6 +53,11 @@ public protocol BindingStore: Sendable {
 }
 
 extension BindingStore {
+    /// Which of `tokens` are bound to `serverId` as `kind` and were refreshed within the TTL.
+    public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String, nowMs: Int64) async throws -> Set<String> {
+        Set(try await boundTokens(tokens, kinds: [kind], serverId: serverId, nowMs: nowMs).keys)
+    }
+
     /// Registers with room for new tokens.
     public func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64) async throws -> RegisterOutcome {
         try await register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: true)

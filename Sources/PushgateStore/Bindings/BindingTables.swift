@@ -60,18 +60,27 @@ enum BindingTables {
         return deleted
     }
 
-    static func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String, refreshedSince: Int64,
-                            on connection: some StoreConnection) throws -> Set<String> {
+    /// The kind each of `tokens` is bound to `serverId` with (one or two `kinds`); a token bound
+    /// with both maps to the first.
+    static func boundTokens(_ tokens: [String], kinds: [BindingKind], serverId: String, refreshedSince: Int64,
+                            on connection: some StoreConnection) throws -> [String: BindingKind] {
+        precondition((1...2).contains(kinds.count), "one or two kinds")
         let distinct = Array(Set(tokens))
         let chunkSize = BindingSQL.lookupSlots.last ?? 1
-        var bound = Set<String>()
+        let kindParameters = [SQLValue.text(kinds[0].rawValue), .text(kinds[kinds.count - 1].rawValue)]
+        var bound: [String: BindingKind] = [:]
         for start in stride(from: 0, to: distinct.count, by: chunkSize) {
             let chunk = distinct[start ..< min(start + chunkSize, distinct.count)]
             let slots = BindingSQL.lookupSlots.first { $0 >= chunk.count } ?? chunkSize
             // Unused slots are NULL, which matches no token.
             let padding = [SQLValue](repeating: .null, count: slots - chunk.count)
-            let parameters = [.text(kind.rawValue), .text(serverId), .integer(refreshedSince)] + chunk.map { SQLValue.text($0) } + padding
-            bound.formUnion(try connection.texts(BindingSQL.lookup(slots: slots), parameters))
+            let parameters = kindParameters + [.text(serverId), .integer(refreshedSince)] + chunk.map { SQLValue.text($0) } + padding
+            for line in try connection.texts(BindingSQL.lookup(slots: slots), parameters) {
+                guard let space = line.firstIndex(of: " "), let kind = BindingKind(rawValue: String(line[..<space])) else { continue }
+                let token = String(line[line.index(after: space)...])
+                if bound[token] == kinds[0] { continue }
+                bound[token] = kind
+            }
         }
         return bound
     }

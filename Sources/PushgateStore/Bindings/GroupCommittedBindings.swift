@@ -41,10 +41,10 @@ public final class GroupCommittedBindings<Connection: StoreConnection>: BindingS
         }
     }
 
-    public func boundTokens(_ tokens: [String], kind: BindingKind, serverId: String, nowMs: Int64) async throws -> Set<String> {
+    public func boundTokens(_ tokens: [String], kinds: [BindingKind], serverId: String, nowMs: Int64) async throws -> [String: BindingKind] {
         let since = nowMs - policy.ttlMs
         return try await reader().run { connection in
-            try BindingTables.boundTokens(tokens, kind: kind, serverId: serverId, refreshedSince: since, on: connection)
+            try BindingTables.boundTokens(tokens, kinds: kinds, serverId: serverId, refreshedSince: since, on: connection)
         }
     }
 

@@ -61,6 +61,12 @@ enum PostgreSQLSchema {
             """),
         // The outbox's window ids (SQLite's migration 5).
         Migration(version: 6, sql: GatewaySchema.outboxWindows),
+        // The `android` binding kind (SQLite's migration 6); the column's CHECK has
+        // PostgreSQL's default name.
+        Migration(version: 7, sql: """
+            ALTER TABLE bindings DROP CONSTRAINT bindings_kind_check;
+            ALTER TABLE bindings ADD CONSTRAINT bindings_kind_check CHECK (kind IN ('alert', 'liveactivity', 'android'));
+            """),
     ]
 
     /// Brings the database at `url` up to the last migration on a short-lived connection of

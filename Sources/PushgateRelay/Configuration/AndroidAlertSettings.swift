@@ -1,0 +1,32 @@
+import PushgateCore
+
+/// Where the signed routes' Android tokens go (docs/relay.md "Android tokens"): the Firebase
+/// project of the app that registers them — not hapi's, whose `FCM_SERVICE_ACCOUNT_PATH` belongs
+/// to hapi's app — and the notification channel their alerts post to.
+public struct AndroidAlertSettings: Sendable {
+    public var fcm: FCMAccountSettings
+    /// `android.notification.channel_id` (`ANDROID_CHANNEL_ID`, default `default`).
+    public var channelId: String
+
+    static let fcmNames = FCMAccountSettings.Names(
+        serviceAccountPath: "ANDROID_FCM_SERVICE_ACCOUNT_PATH", packageName: "ANDROID_PACKAGE_NAME",
+        origin: "ANDROID_FCM_ORIGIN", tokenURI: "ANDROID_FCM_TOKEN_URI", caFile: "ANDROID_FCM_CA_FILE")
+    static let settingNames = Set(fcmNames.all + ["ANDROID_CHANNEL_ID"])
+
+    /// `nil` when `ANDROID_FCM_SERVICE_ACCOUNT_PATH` is not set: then an `android` register answers 501.
+    static func load(_ source: SettingsSource) throws(ConfigurationError) -> Self? {
+        let channelId = source.value("ANDROID_CHANNEL_ID")
+        guard let fcm = try FCMAccountSettings.load(source, fcmNames, defaultPackageName: nil) else {
+            if channelId != nil {
+                throw ConfigurationError(setting: SettingsSource.displayName("ANDROID_CHANNEL_ID"),
+                                         problem: "needs \(fcmNames.serviceAccountPath)")
+            }
+            return nil
+        }
+        let channel = channelId ?? "default"
+        guard !channel.isEmpty, channel.utf8.count <= 256 else {
+            throw ConfigurationError(setting: SettingsSource.displayName("ANDROID_CHANNEL_ID"), problem: "must be 1 to 256 bytes")
+        }
+        return Self(fcm: fcm, channelId: channel)
+    }
+}
