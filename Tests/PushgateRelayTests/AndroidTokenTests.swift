@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateRelay
 import PushgateTestSupport
 import PushgateTesting
 import Testing
@@ -88,6 +89,37 @@ import Testing
         let next = try await chain.post("/v1/push/send", host.send(tokens: [token], title: "Agent failed"))
         #expect(next.json == #"{"results":[{"token":"\#(token)","ok":true}]}"#)
         try await chain.stop()
+    }
+
+    /// `--dry-run` accepts Android registrations and writes Android deliveries beside iOS ones,
+    /// every token redacted.
+    @Test func dryRunWritesAndroidDeliveriesLikeIOSOnes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("android-dry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("deliveries.jsonl").path
+        let configuration = try RelayConfiguration(arguments: ["--dry-run", "--dry-run-log", log, "--port", "0", "--metrics-listen", "off",
+                                                              "--database-path", directory.appendingPathComponent("r.sqlite").path],
+                                                   environment: [:])
+        let logger = Logger(component: "relay", minimumLevel: .error)
+        let relay = try await RelayServer(configuration: configuration, channel: configuration.makeChannel(clock: SystemClock(), logger: logger),
+                                          scheduler: ManualScheduler(clock: ManualClock(milliseconds: SystemClock().nowMilliseconds)),
+                                          logger: logger)
+        let chain = AndroidChain.Endpoint(port: UInt16(relay.port))
+        let host = OpenChamberHost(key: P256PrivateKey())
+        let iosToken = TestToken.make(), androidToken = AndroidChain.fcmToken()
+        #expect(try await chain.post("/v1/push/register-token", host.register(iosToken, platform: "ios")).status == 200)
+        #expect(try await chain.post("/v1/push/register-token", host.register(androidToken, platform: "android")).status == 200)
+        let sent = try await chain.post("/v1/push/send", host.send(tokens: [iosToken, androidToken], title: "Agent finished"))
+        #expect(sent.json == #"{"results":[{"token":"\#(iosToken)","ok":true},{"token":"\#(androidToken)","ok":true}]}"#)
+        await relay.shutdown(graceSeconds: 1)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(!text.contains(androidToken) && !text.contains(iosToken))
+        let lines = try text.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        #expect(Set(lines.compactMap { $0["token"]?.stringValue }) == [Redact.token(iosToken), Redact.token(androidToken)])
+        let android = try #require(lines.first { $0["platform"] == "android" })
+        #expect(android["message"]?["notification"] == .object(JSONObject([("title", "Agent finished"), ("body", "")])))
+        #expect(android["message"]?["token"]?.stringValue == Redact.token(androidToken))
     }
 
     @Test func aSendToAHundredFCMTokensIsAccepted() async throws {
@@ -179,14 +211,23 @@ struct AndroidChain {
         "e" + Hex.encode(SecureRandom.bytes(10)) + ":APA91b" + Base64URL.encode(SecureRandom.bytes(105))
     }
 
-    /// `POST path` on a connection of its own; the status and the body as text.
     func post(_ path: String, _ body: [UInt8]) async throws -> (status: Int, json: String) {
-        let port = port
-        return try await blocking {
-            let client = try RawHTTPClient(port: port)
-            client.write(RawHTTPClient.request("POST", path, body: body, headers: ["content-type: application/json"]))
-            let response = try client.readResponse()
-            return (response.status, response.bodyText)
+        try await Endpoint(port: port).post(path, body)
+    }
+
+    /// A relay's port on loopback.
+    struct Endpoint {
+        let port: UInt16
+
+        /// `POST path` on a connection of its own; the status and the body as text.
+        func post(_ path: String, _ body: [UInt8]) async throws -> (status: Int, json: String) {
+            let port = port
+            return try await blocking {
+                let client = try RawHTTPClient(port: port)
+                client.write(RawHTTPClient.request("POST", path, body: body, headers: ["content-type: application/json"]))
+                let response = try client.readResponse()
+                return (response.status, response.bodyText)
+            }
         }
     }
 
