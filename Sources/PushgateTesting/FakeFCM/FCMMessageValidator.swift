@@ -2,7 +2,8 @@ import PushgateCore
 
 /// Checks one `messages:send` request the way FCM HTTP v1 does, in a fixed order: path and
 /// method, bearer access token, project, content type, body shape, target token, `data` (string
-/// values, no reserved keys, at most 4096 bytes), `android` members.
+/// values, no reserved keys, at most 4096 bytes), `notification` members, `android` members
+/// (with `android.notification`'s; FCMMessageValidator+Notification.swift).
 ///
 /// - Important: hapi-path.md §8 — FCM refuses data over 4096 bytes with a 400 that does not
 ///   name the token; the client keeps such a row.
@@ -62,7 +63,9 @@ struct FCMMessageValidator {
             return fail(.invalidArgument("Recipient of the message is not set.", field: "message"))
         }
         verdict.deviceToken = token
-        if let error = Self.checkData(message["data"]) ?? Self.checkAndroid(message["android"]) { return fail(error) }
+        if let error = Self.checkData(message["data"])
+            ?? Self.checkMembers(message["notification"], at: "message.notification", Self.notificationMembers)
+            ?? Self.checkAndroid(message["android"]) { return fail(error) }
         return verdict
     }
 
@@ -107,6 +110,6 @@ struct FCMMessageValidator {
         if let bootOK = android["direct_boot_ok"], bootOK.boolValue == nil {
             return .invalidArgument("Invalid value at 'message.android.direct_boot_ok' (TYPE_BOOL).", field: "message.android.direct_boot_ok")
         }
-        return nil
+        return checkMembers(android["notification"], at: "message.android.notification", androidNotificationMembers)
     }
 }

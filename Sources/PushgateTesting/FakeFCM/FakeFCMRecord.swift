@@ -30,6 +30,13 @@ public struct FakeFCMRecord: FakeProviderRecord {
     /// Whether the stream was reset (RST_STREAM) instead of answered (``FakeProvider/resetStreams(every:)``).
     public let reset: Bool
 
+    /// `message.notification.title` of a notification message: what the phone shows as its title.
+    public var notificationTitle: String? { message?["notification"]?["title"]?.stringValue }
+    /// `message.notification.body` of a notification message.
+    public var notificationBody: String? { message?["notification"]?["body"]?.stringValue }
+    /// `message.android.notification` of a notification message (`tag`, `channel_id`, `notification_count`…).
+    public var androidNotification: JSONObject? { message?["android"]?["notification"]?.objectValue }
+
     /// The record line `pushgate fake-fcm --record` writes:
     /// `{"kind","path","headers":{…},"message":…,"status","error"}` (compact; `message` and `error`
     /// null when absent; a reset stream has `"status":null` and ends with `"reset":true`). Access
