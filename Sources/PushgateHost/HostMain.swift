@@ -81,9 +81,8 @@ public enum HostMain {
         let settings = try HostSettings.load(environment: environment)
         let store = try HostStore(path: settings.databasePath, clock: SystemClock())
         let summary = try await OpenChamberImport.run(json: Array(data), into: store, defaultEnvironment: tokenEnvironment)
-        print("imported \(summary.alertTokens) alert tokens, \(summary.liveActivityTokens) Live Activity tokens, "
-            + "\(summary.eventVersions) event versions"
-            + (summary.skippedAndroidTokens > 0 ? "; skipped \(summary.skippedAndroidTokens) Android (FCM) tokens" : ""))
+        print("imported \(summary.alertTokens) alert tokens (\(summary.androidTokens) Android), "
+            + "\(summary.liveActivityTokens) Live Activity tokens, \(summary.eventVersions) event versions")
         return 0
     }
 

@@ -22,6 +22,8 @@ public final class HostService: Sendable {
     public let liveActivities: LiveActivityEngine
     private let relay: RelayTransport?
     private let apnsClient: APNsClient?
+    /// The FCM client of Android alert tokens in direct mode.
+    private let androidAlertFCM: FCMClient?
     private let logger: Logger
     private let hapi: HapiTransports
     private let webFallback: (any WebFallbackChannel)?
@@ -50,16 +52,23 @@ public final class HostService: Sendable {
         var apnsClient: APNsClient?
         let transport: (any AlertTransport)?
         var liveActivityTransport: (any LiveActivityTransport)?
-        switch settings.iosPushMode {
-        case .relay:
+        // One relay transport for both platforms: an event's iOS and Android tokens share a send.
+        let relayPlatforms = [("iOS", settings.iosPushMode == .relay), ("Android alert", settings.androidAlertPushMode == .relay)]
+            .filter(\.1).map(\.0)
+        if !relayPlatforms.isEmpty {
             if let url = settings.relayURL {
                 let client = SignedRelayClient(baseURL: url, key: settings.signingKey, clock: scheduler.clock, eventLoop: eventLoop)
                 relay = RelayTransport(client: client, store: store, clock: scheduler.clock, logger: logger)
-                liveActivityTransport = RelayLiveActivityTransport(client: client, store: store, clock: scheduler.clock,
-                                                                   logger: logger)
+                if settings.iosPushMode == .relay {
+                    liveActivityTransport = RelayLiveActivityTransport(client: client, store: store, clock: scheduler.clock, logger: logger)
+                }
             } else {
-                logger.warning("PUSHGATE_PUSH_RELAY_URL is not set; iOS pushes cannot leave this host until it is")
+                logger.warning("PUSHGATE_PUSH_RELAY_URL is not set; \(relayPlatforms.joined(separator: " and ")) pushes cannot "
+                               + "leave this host until it is")
             }
+        }
+        switch settings.iosPushMode {
+        case .relay:
             transport = relay
         case .apns:
             guard let direct = settings.directAPNs else { throw HostSettingsError("apns mode without APNs settings") }
@@ -72,6 +81,25 @@ public final class HostService: Sendable {
         case .off:
             transport = nil
         }
+        var androidAlertFCM: FCMClient?
+        let androidTransport: (any AlertTransport)?
+        switch (settings.androidAlertPushMode, settings.directFCMAlerts) {
+        case (.relay, _):
+            androidTransport = relay
+        case (.direct, let direct?):
+            do {
+                let client = try settings.hapi.fcmClient(account: direct.account, clock: scheduler.clock, logger: logger)
+                androidAlertFCM = client
+                androidTransport = DirectFCMAlertTransport(client: client, settings: direct, ttlSeconds: settings.apnsTTLSeconds)
+            } catch {
+                logger.warning("Android alert push is off: the FCM endpoints (PUSHGATE_FCM_TOKEN_URI, PUSHGATE_FCM_ORIGIN, "
+                               + "PUSHGATE_FCM_CA_FILE) are not usable", ["error": "\(error)"])
+                androidTransport = nil
+            }
+        case (.direct, nil), (.off, _):
+            androidTransport = nil
+        }
+        self.androidAlertFCM = androidAlertFCM
         self.relay = relay
         self.apnsClient = apnsClient
         hapi = HapiTransports(settings: settings, store: store, apnsClient: apnsClient, eventLoop: eventLoop, clock: scheduler.clock,
@@ -79,7 +107,7 @@ public final class HostService: Sendable {
         liveActivities = LiveActivityEngine(store: LiveActivityStore(database: database), transport: liveActivityTransport,
                                             outbox: outbox, scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
                                             logger: logger)
-        dispatcher = AlertDispatcher(store: store, transport: transport,
+        dispatcher = AlertDispatcher(store: store, routes: AlertRoutes(ios: transport, android: androidTransport),
                                      composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled()),
                                      clock: scheduler.clock, outbox: outbox, logger: logger)
         if let sender = dispatcher.outboxSender { outbox.register(sender, for: .alert) }
@@ -202,26 +230,34 @@ public final class HostService: Sendable {
 
     // MARK: Tokens and badge
 
-    /// Stores or refreshes an alert token; in relay mode it is registered now, cached or not (a
-    /// phone's registration refreshes its binding), and again before a send if that fails.
+    /// Stores or refreshes an alert token; when its platform goes through the relay it is
+    /// registered now, cached or not (a phone's registration refreshes its binding), and again
+    /// before a send if that fails.
     public func registerAlertToken(_ token: AlertToken) async throws {
         try await store.upsertAlertToken(token)
-        await relay?.bind(token.token)
+        if let relay, relayCarries(token.platform) { await relay.bind(token) }
     }
 
-    /// Forgets an alert token locally and unbinds it on the relay.
-    public func removeAlertToken(_ token: String) async throws {
-        try await store.deleteAlertToken(token)
-        await relay?.unregister(token)
+    /// Forgets an alert token locally and unbinds it on the relay, as the platform it was stored
+    /// with (`platform` when it was not stored).
+    public func removeAlertToken(_ token: String, platform: AlertToken.Platform) async throws {
+        let stored = try await store.deleteAlertToken(token)
+        await relay?.unregister(token, platform: stored ?? platform)
     }
 
-    /// Re-registers every stored token, alert and Live Activity (after an identity rotation or a relay switch).
+    /// Re-registers every stored token that goes through the relay, alert and Live Activity
+    /// (after an identity rotation or a relay switch).
     public func reregisterAll() async throws -> (registered: Int, total: Int) {
         try await store.clearRegistrations(except: nil)
-        let tokens = try await store.alertTokens().map(\.token)
         let live = try await liveActivities.reregisterAll()
-        guard let relay else { return (live.registered, tokens.count + live.total) }
+        guard let relay else { return (live.registered, live.total) }
+        let tokens = try await store.alertTokens().filter { relayCarries($0.platform) }
         return (await relay.prepare(tokens).count + live.registered, tokens.count + live.total)
+    }
+
+    /// Whether `platform`'s alert tokens go through the relay.
+    private func relayCarries(_ platform: AlertToken.Platform) -> Bool {
+        relay.map { dispatcher.transportName(platform) == $0.name } ?? false
     }
 
     public func clearBadge() async throws { try await store.clearBadge() }
@@ -232,8 +268,12 @@ public final class HostService: Sendable {
         return .object(JSONObject([
             ("serverId", .string(settings.serverId)),
             ("iosPush", .object(JSONObject([
-                ("mode", .string(settings.iosPushMode.rawValue)), ("transport", .string(dispatcher.transportName)),
-                ("relayConfigured", .bool(relay != nil)), ("health", dispatcher.health.json),
+                ("mode", .string(settings.iosPushMode.rawValue)), ("transport", .string(dispatcher.transportName(.ios))),
+                ("relayConfigured", .bool(relay != nil)), ("health", dispatcher.health[.ios]?.json ?? .null),
+            ]))),
+            ("androidAlertPush", .object(JSONObject([
+                ("mode", .string(settings.androidAlertPushMode.rawValue)), ("transport", .string(dispatcher.transportName(.android))),
+                ("health", dispatcher.health[.android]?.json ?? .null), ("tokens", .integer(Int64(counts.androidAlertTokens))),
             ]))),
             ("hapi", .object(JSONObject([
                 ("ios", .string(hapi.iosName)), ("android", .string(hapi.androidName)),
@@ -253,7 +293,7 @@ public final class HostService: Sendable {
                                   oldestCreatedAtMs: summary?.oldestCreatedAtMs, nowMs: scheduler.clock.nowMilliseconds)
     }
 
-    /// Stops the Live Activity engine and the APNs client (direct mode), and writes the badge
+    /// Stops the Live Activity engine and the APNs and FCM clients (direct modes), and writes the badge
     /// tags still waiting for their write.
     public func shutdown() async {
         await liveActivities.stop()
@@ -266,6 +306,7 @@ public final class HostService: Sendable {
         }
         await hapi.shutdown()
         await apnsClient?.shutdown()
+        await androidAlertFCM?.shutdown()
     }
 
     deinit { eventLoop.close() }

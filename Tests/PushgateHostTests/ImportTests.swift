@@ -44,19 +44,21 @@ import Testing
         #expect(try await store.alertTokens().map(\.locale) == ["fr"])
     }
 
-    @Test func openChamberEntriesKeepTheirTimesAndSkipAndroid() async throws {
+    @Test func openChamberEntriesKeepTheirTimesAndAndroidTokensTheirPlatform() async throws {
         let store = try store()
         let json = #"""
         {"version":2,"tokensBySession":{"ui-session-1":[
           {"deviceToken":"aa11","createdAt":1764669600000,"lastSeenAt":1764669700000,"userAgent":"OpenChamber/1",
            "platform":"ios","locale":"ja"},
-          {"deviceToken":"fcm-token","platform":"android","locale":"en"}]},
+          {"deviceToken":"fcm-token:APA91b","platform":"android","locale":"en","lastSeenAt":1764669800000}]},
          "liveActivityTokensBySession":{},"liveActivityEventVersions":{}}
         """#
         let summary = try await OpenChamberImport.run(json: Array(json.utf8), into: store)
-        #expect(summary == OpenChamberImport.Summary(alertTokens: 1, skippedAndroidTokens: 1))
-        let tokens = try await store.alertTokens()
-        #expect(tokens == [AlertToken(token: "aa11", locale: "ja", createdAtMs: 1764669600000, lastSeenAtMs: 1764669700000)])
+        #expect(summary == OpenChamberImport.Summary(alertTokens: 2, androidTokens: 1))
+        let tokens = try await store.alertTokens().sorted { $0.token < $1.token }
+        #expect(tokens.first == AlertToken(token: "aa11", locale: "ja", createdAtMs: 1764669600000, lastSeenAtMs: 1764669700000))
+        #expect(tokens.last?.token == "fcm-token:APA91b" && tokens.last?.platform == .android && tokens.last?.locale == "en")
+        #expect(tokens.last?.lastSeenAtMs == 1764669800000)
     }
 
     @Test func unknownVersionIsRefused() async throws {

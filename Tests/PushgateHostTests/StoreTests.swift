@@ -45,8 +45,8 @@ import Testing
         #expect(try await !store.isRegistered(relayURL: "http://a", token: "ab", kind: "alert"))
         try await store.clearBadge()
         #expect(try await store.badgeCount() == 0)
-        #expect(try await store.deleteAlertToken("ab"))
-        #expect(try await !store.deleteAlertToken("ab"))
+        #expect(try await store.deleteAlertToken("ab") == .ios)
+        #expect(try await store.deleteAlertToken("ab") == nil)
     }
 
     /// Migration 5 rebuilds `badge_tags` keyed by the tag alone: a badge set written by the

@@ -129,29 +129,33 @@ import Testing
         let clock = ManualClock()
         let scheduler = ManualScheduler(clock: clock)
         let store = try HostStore(path: path, clock: scheduler.clock, scheduler: scheduler)
-        #expect(try await store.beginAlertRound(tag: "ready-s1").tokens.isEmpty)
+        #expect(try await store.beginAlertRound(tag: "ready-s1", platforms: [.ios]).tokens.isEmpty)
         try await store.upsertAlertToken(AlertToken(token: "aa", locale: "en"))
-        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["aa"])
+        #expect(try await store.beginAlertRound(tag: nil, platforms: [.ios]).tokens.map(\.token) == ["aa"])
 
         // An import run by another process writes through a store of its own.
         let importer = try HostStore(path: path, clock: scheduler.clock)
         scheduler.advance(byMs: 1)
         try await importer.upsertAlertToken(AlertToken(token: "bb", locale: "ja"))
         scheduler.advance(byMs: HostStore.alertTokenCacheMs - 2)
-        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["aa"])
+        #expect(try await store.beginAlertRound(tag: nil, platforms: [.ios]).tokens.map(\.token) == ["aa"])
         scheduler.advance(byMs: 1)
-        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["aa", "bb"])
+        #expect(try await store.beginAlertRound(tag: nil, platforms: [.ios]).tokens.map(\.token) == ["aa", "bb"])
 
         // A clock that went back reads again at once.
         try await importer.upsertAlertToken(AlertToken(token: "dd", locale: "en"))
         clock.set(milliseconds: clock.nowMilliseconds - 10)
-        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["aa", "bb", "dd"])
+        #expect(try await store.beginAlertRound(tag: nil, platforms: [.ios]).tokens.map(\.token) == ["aa", "bb", "dd"])
 
-        #expect(try await store.deleteAlertToken("aa"))
-        #expect(try await store.beginAlertRound(tag: nil).tokens.map(\.token) == ["bb", "dd"])
-        // An Android token (hapi) is stored but is no alert push target.
-        try await store.upsertAlertToken(AlertToken(token: "cc", platform: "android"))
-        let round = try await store.beginAlertRound(tag: "ready-s2")
+        #expect(try await store.deleteAlertToken("aa") == .ios)
+        #expect(try await store.beginAlertRound(tag: nil, platforms: [.ios]).tokens.map(\.token) == ["bb", "dd"])
+        // An Android token is a target only of a round that has an Android transport; a round
+        // with no token adds no badge tag.
+        try await store.upsertAlertToken(AlertToken(token: "cc", platform: .android))
+        let round = try await store.beginAlertRound(tag: "ready-s2", platforms: [.ios])
         #expect(round.tokens.map(\.token) == ["bb", "dd"] && round.badge == 1)
+        #expect(try await store.beginAlertRound(tag: "ready-s3", platforms: []).badge == 1)
+        let both = try await store.beginAlertRound(tag: "ready-s3", platforms: [.ios, .android])
+        #expect(Set(both.tokens.map(\.token)) == ["bb", "dd", "cc"] && both.badge == 2)
     }
 }

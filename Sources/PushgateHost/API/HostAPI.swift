@@ -44,8 +44,9 @@ public final class HostAPI: Sendable {
         router.delete("/api/push/apns-token") { request in
             await handle(request, logger) { json in
                 let reader = try FieldReader(json, path: "")
-                try reader.requireOnly(["token", "client"])
-                try await service.removeAlertToken(try TokenRequest.deviceToken(reader))
+                try reader.requireOnly(["token", "platform", "client"])
+                let platform = try TokenRequest.platform(reader, inferringFrom: reader.object["token"]?.stringValue)
+                try await service.removeAlertToken(try TokenRequest.deviceToken(reader, platform: platform), platform: platform)
                 return APIResponse.ok
             }
         }

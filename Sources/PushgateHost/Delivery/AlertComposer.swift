@@ -3,34 +3,45 @@
 /// - Important: host.md §5 — title = scenario title in the device's locale, body = trimmed
 ///   session name (task name for task types) or the localized `session` word, data = only the
 ///   session id and (a Pushgate extension) the event id; one group per (locale, environment), at most 100 tokens per batch, the same
-///   badge on every batch.
+///   badge on every batch; Android tokens get the same title, body and data as iOS tokens of their locale.
 public struct AlertComposer: Sendable {
     public let titles: NotificationTitles
 
     public init(titles: NotificationTitles) { self.titles = titles }
 
+    /// `tokens` grouped by (locale, environment) in the order the groups first appear, iOS
+    /// tokens first; an Android token joins the first group of its locale whatever its
+    /// environment (FCM has none, and the relay ignores `env` for it), so it shares the iOS
+    /// tokens' signed send.
     public func batches(for event: HostEvent, tokens: [AlertToken], badge: Int, tag: String) -> [AlertBatch] {
-        var groups: [String: (locale: String, environment: String, tokens: [String])] = [:]
+        var groups: [String: (locale: String, environment: String, tokens: [String], android: Set<String>)] = [:]
         var order: [String] = []
+        var firstOfLocale: [String: String] = [:]
         var normalized: [String?: String] = [:]
-        for token in tokens {
+        func place(_ token: AlertToken) {
             let locale = normalized[token.locale] ?? titles.normalize(token.locale)
             normalized[token.locale] = locale
-            let key = locale + "\u{0}" + token.environment
+            let key = token.platform == .android ? firstOfLocale[locale] ?? locale + "\u{0}" + token.environment
+                : locale + "\u{0}" + token.environment
             if groups[key] == nil {
-                groups[key] = (locale, token.environment, [])
+                groups[key] = (locale, token.environment, [], [])
                 order.append(key)
+                if firstOfLocale[locale] == nil { firstOfLocale[locale] = key }
             }
             groups[key]!.tokens.append(token.token)
+            if token.platform == .android { groups[key]!.android.insert(token.token) }
         }
+        for token in tokens where token.platform == .ios { place(token) }
+        for token in tokens where token.platform == .android { place(token) }
         return order.flatMap { key -> [AlertBatch] in
             let group = groups[key]!
             let title = titles.title(event.type.rawValue, locale: group.locale)
             let body = self.body(for: event, locale: group.locale)
             return stride(from: 0, to: group.tokens.count, by: AlertBatch.maxTokens).map { start in
-                AlertBatch(tokens: Array(group.tokens[start..<min(start + AlertBatch.maxTokens, group.tokens.count)]),
-                           title: title, body: body, badge: badge, tag: tag, environment: group.environment,
-                           sessionId: event.sessionId, eventId: event.eventId)
+                let slice = Array(group.tokens[start..<min(start + AlertBatch.maxTokens, group.tokens.count)])
+                return AlertBatch(tokens: slice, androidTokens: group.android.isEmpty ? [] : group.android.intersection(slice), title: title, body: body,
+                                  badge: badge, tag: tag, environment: group.environment, sessionId: event.sessionId,
+                                  eventId: event.eventId)
             }
         }
     }

@@ -7,31 +7,33 @@ import PushgateCore
 ///   carries the set's size; a failed batch does not stop the others; `drop` deletes locally.
 public final class AlertDispatcher: Sendable {
     private let store: HostStore
-    private let transport: (any AlertTransport)?
+    private let routes: AlertRoutes
     private let composer: AlertComposer
     private let clock: any WallClock
     /// Where pushes that failed for a passing reason wait; nil: nothing is kept.
     private let outbox: HostOutbox?
     private let logger: Logger
-    /// Outcomes of recent delivery rounds, for the status route.
-    let health: TransportHealth
+    /// Outcomes of recent delivery rounds per platform, for the status route.
+    let health: [AlertToken.Platform: TransportHealth]
 
-    /// `transport` is nil when iOS push is off.
-    public init(store: HostStore, transport: (any AlertTransport)?, composer: AlertComposer, clock: any WallClock,
+    public init(store: HostStore, routes: AlertRoutes, composer: AlertComposer, clock: any WallClock,
                 outbox: HostOutbox? = nil, logger: Logger) {
         self.store = store
-        health = TransportHealth(clock: clock)
-        self.transport = transport
+        health = Dictionary(uniqueKeysWithValues: AlertToken.Platform.allCases.map { ($0, TransportHealth(clock: clock)) })
+        self.routes = routes
         self.composer = composer
         self.clock = clock
         self.outbox = outbox
         self.logger = logger.named("dispatch")
     }
 
-    public var transportName: String { transport?.name ?? "off" }
+    /// The name of the transport that carries `platform`'s tokens, `off` when none does.
+    public func transportName(_ platform: AlertToken.Platform) -> String { routes.transport(for: platform)?.name ?? "off" }
 
-    /// The sender of the outbox's alert entries; nil when iOS push is off.
-    var outboxSender: AlertOutboxSender? { transport.map { AlertOutboxSender(store: store, transport: $0, logger: logger) } }
+    /// The sender of the outbox's alert entries; nil when no platform has a transport.
+    var outboxSender: AlertOutboxSender? {
+        routes.platforms.isEmpty ? nil : AlertOutboxSender(store: store, routes: routes, logger: logger)
+    }
 
     /// Sends `event` to every alert token (only those in `only`, when given: a hub's retry of an
     /// event answered 503). The result's `owed` holds the outbox entries of the pushes worth
@@ -50,25 +52,25 @@ public final class AlertDispatcher: Sendable {
 
     private func send(_ event: HostEvent, only: Set<String>?) async throws -> DispatchResult {
         let tag = NotificationTag.make(for: event)
-        var (tokens, badge) = try await store.beginAlertRound(tag: transport == nil ? nil : tag)
+        let platforms = routes.platforms
+        var (tokens, badge) = try await store.beginAlertRound(tag: platforms.isEmpty ? nil : tag, platforms: platforms)
         if let only { tokens.removeAll { !only.contains($0.token) } }
-        guard let transport, !tokens.isEmpty else { return DispatchResult(eventId: event.eventId, badge: badge) }
+        guard !tokens.isEmpty else { return DispatchResult(eventId: event.eventId, badge: badge) }
         var result = DispatchResult(eventId: event.eventId, badge: badge)
-        let ready = await transport.prepare(tokens.map(\.token))
-        let batches = composer.batches(for: event, tokens: tokens, badge: badge, tag: tag)
-        let sent = await forEachConcurrently(batches, limit: 4) { batch -> (AlertBatch, [String: TokenOutcome]) in
-            var registered = batch
-            registered.tokens.removeAll { !ready.contains($0) }
-            return (batch, registered.tokens.isEmpty ? [:] : await transport.deliver(registered))
-        }
+        let sent = await routes.deliver(composer.batches(for: event, tokens: tokens, badge: badge, tag: tag), tokens: tokens)
         let nowMs = clock.nowMilliseconds
-        for (batch, outcomes) in sent {
+        var tally: [AlertToken.Platform: (accepted: Int, failed: Int)] = [:]
+        for (_, batch, outcomes) in sent {
             for token in batch.tokens {
+                let platform: AlertToken.Platform = batch.androidTokens.contains(token) ? .android : .ios
                 // A token whose registration failed was not sent: it is tried again, registration first.
                 switch outcomes[token] ?? .failed(.later) {
-                case .accepted: result.accepted += 1
+                case .accepted:
+                    result.accepted += 1
+                    tally[platform, default: (0, 0)].accepted += 1
                 case .failed(let advice):
                     result.failed += 1
+                    tally[platform, default: (0, 0)].failed += 1
                     if let next = outbox?.firstRetry(after: advice, nowMs: nowMs) {
                         result.owed.append(AlertOutboxSender.entry(batch, token: token, nowMs: nowMs, nextAttemptAtMs: next))
                     }
@@ -82,8 +84,8 @@ public final class AlertDispatcher: Sendable {
                 }
             }
         }
-        health.record(accepted: result.accepted, failed: result.failed)
-        logger.info("event dispatched", ["type": event.type.rawValue, "transport": transport.name, "accepted": "\(result.accepted)",
+        for (platform, counts) in tally { health[platform]?.record(accepted: counts.accepted, failed: counts.failed) }
+        logger.info("event dispatched", ["type": event.type.rawValue, "transport": routes.name, "accepted": "\(result.accepted)",
                                          "failed": "\(result.failed)", "dropped": "\(result.dropped)", "badge": "\(badge)"])
         return result
     }

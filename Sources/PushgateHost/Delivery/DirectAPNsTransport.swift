@@ -23,7 +23,7 @@ public struct DirectAPNsTransport: AlertTransport {
         self.clock = clock
     }
 
-    public func prepare(_ tokens: [String]) async -> Set<String> { Set(tokens) }
+    public func prepare(_ tokens: [AlertToken]) async -> Set<String> { Set(tokens.map(\.token)) }
 
     public func deliver(_ batch: AlertBatch) async -> [String: TokenOutcome] {
         let environment = APNsEnvironment(rawValue: batch.environment) ?? .production

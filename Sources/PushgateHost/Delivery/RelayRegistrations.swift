@@ -12,11 +12,20 @@ import PushgateProviders
 struct RelayRegistrations: Sendable {
     /// The relay's token kinds; the raw value is the cache's `kind`.
     enum Kind: String, Sendable {
+        /// An iOS alert token (`register-token`, platform `ios`).
         case alert
+        /// An Android (FCM) alert token (`register-token`, platform `android`).
+        case androidAlert = "alert.android"
         case liveActivity = "liveactivity"
 
         /// How log lines name such a token.
-        var noun: String { self == .alert ? "token" : "Live Activity token" }
+        var noun: String {
+            switch self {
+            case .alert: "token"
+            case .androidAlert: "Android token"
+            case .liveActivity: "Live Activity token"
+            }
+        }
     }
 
     /// The most registrations in flight at once.
@@ -60,15 +69,24 @@ struct RelayRegistrations: Sendable {
 
     /// Registers one token now, whatever the cache and the holds say; caches and returns `true`
     /// on success. A `binding_limit` refusal holds the token (not registered again by the host
-    /// itself for 10 minutes).
+    /// itself for 10 minutes), and so does `unsupported_platform`: a relay without Android
+    /// tokens would refuse every try until its operator sets it up.
     func register(_ token: String) async -> Bool {
         do {
-            let reply = try await kind == .alert ? client.registerToken(token) : client.registerLiveActivityToken(token)
+            let reply: RelayReply = switch kind {
+            case .alert: try await client.registerToken(token)
+            case .androidAlert: try await client.registerToken(token, platform: AlertToken.Platform.android.rawValue)
+            case .liveActivity: try await client.registerLiveActivityToken(token)
+            }
             guard reply.isSuccess else {
                 if reply.status == 429 && reply.errorCode == "binding_limit" {
                     holds.hold(token)
                     logger.warning("relay refused a \(kind.noun) registration: the token is bound to too many hosts; tried again in 10 minutes",
                                    ["token": Redact.token(token)])
+                } else if reply.errorCode == "unsupported_platform" {
+                    holds.hold(token)
+                    logger.warning("relay does not take \(kind.noun)s (its PUSHGATE_RELAY_ANDROID_FCM_SERVICE_ACCOUNT_PATH is not set, or it is "
+                                   + "too old); tried again in 10 minutes", ["token": Redact.token(token), "status": "\(reply.status)"])
                 } else {
                     logger.warning("relay refused a \(kind.noun) registration; it is tried again before the next push",
                                    ["token": Redact.token(token), "status": "\(reply.status)", "error": reply.errorCode ?? ""])
@@ -87,7 +105,11 @@ struct RelayRegistrations: Sendable {
     /// Removes this host's binding of `token` on the relay (best effort).
     func unregister(_ token: String) async {
         do {
-            let reply = try await kind == .alert ? client.unregisterToken(token) : client.unregisterLiveActivityToken(token)
+            let reply: RelayReply = switch kind {
+            case .alert: try await client.unregisterToken(token)
+            case .androidAlert: try await client.unregisterToken(token, platform: AlertToken.Platform.android.rawValue)
+            case .liveActivity: try await client.unregisterLiveActivityToken(token)
+            }
             if !reply.isSuccess {
                 logger.warning("relay refused a \(kind.noun) unregistration",
                                ["token": Redact.token(token), "status": "\(reply.status)", "error": reply.errorCode ?? ""])
@@ -113,8 +135,15 @@ struct RelayRegistrations: Sendable {
     /// the relay was not reached), then the repair of the bindings its answer says are lost:
     /// those tokens are registered again (unless held) and sent once more.
     func deliver(_ tokens: [String], _ send: @Sendable ([String]) async -> RelayReply?) async -> [String: TokenOutcome] {
+        await Self.deliver(tokens, repair: repair, send)
+    }
+
+    /// ``deliver(_:_:)`` for tokens of several kinds in one request: `repair` registers again
+    /// the lost ones, each by its own kind, and returns those registered.
+    static func deliver(_ tokens: [String], repair: ([String]) async -> [String],
+                        _ send: @Sendable ([String]) async -> RelayReply?) async -> [String: TokenOutcome] {
         let reply = await send(tokens)
-        var outcomes = Self.outcomes(tokens, reply)
+        var outcomes = outcomes(tokens, reply)
         guard let reply, reply.isSuccess else { return outcomes }
         let unbound = Set(reply.results.filter { !$0.ok && $0.reason == RelayReply.TokenResult.notBound }.map(\.token))
         guard !unbound.isEmpty else { return outcomes }
@@ -126,7 +155,8 @@ struct RelayRegistrations: Sendable {
 
     /// Drops the cached registrations of `tokens`, which the relay no longer binds to this
     /// host, and registers again those not held; returns those registered.
-    private func repair(_ tokens: [String]) async -> [String] {
+    func repair(_ tokens: [String]) async -> [String] {
+        guard !tokens.isEmpty else { return [] }
         await forget(tokens)
         let claimed = holds.claim(tokens)
         logger.info("relay no longer binds \(kind.noun)s to this host; registering them again",

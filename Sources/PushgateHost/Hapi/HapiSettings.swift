@@ -1,3 +1,5 @@
+import PushgateCore
+import PushgateHTTP
 import PushgateProviders
 
 /// The encrypted path's settings as resolved from env, settings.json and defaults.
@@ -34,5 +36,17 @@ public struct HapiSettings: Sendable, Equatable {
         self.fcmOrigin = fcmOrigin
         self.fcmTokenURI = fcmTokenURI
         self.fcmCAFile = fcmCAFile
+    }
+
+    /// The host's deadline for each FCM OAuth exchange and send (hapi-path.md §8).
+    static let fcmTimeoutMilliseconds: Int64 = 10_000
+
+    /// An FCM client for `account` on these endpoints (Google's unless a test points them at a
+    /// fake FCM): the hapi lane's and, in direct mode, the Android alert tokens' (docs/host.md).
+    func fcmClient(account: ServiceAccount, clock: any WallClock, logger: Logger) throws -> FCMClient {
+        let origin = try fcmOrigin.map { try HTTP2Origin(url: $0) } ?? FCMConfiguration.googleOrigin
+        let configuration = FCMConfiguration(account: account, origin: origin, tokenURI: fcmTokenURI,
+                                             extraCAFile: fcmCAFile, timeoutMilliseconds: Self.fcmTimeoutMilliseconds)
+        return try FCMClient(configuration: configuration, clock: clock, logger: logger)
     }
 }

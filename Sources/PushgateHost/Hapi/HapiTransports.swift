@@ -9,9 +9,6 @@ import PushgateProviders
 ///   `apns` mode shares the host's APNs client; direct FCM gets a 10 s deadline (§8); the
 ///   resolved mode of each platform, and why a platform is off, are logged at start-up.
 final class HapiTransports: Sendable {
-    /// The host's deadline for each FCM OAuth exchange and send.
-    static let fcmTimeoutMilliseconds: Int64 = 10_000
-
     let fanout: HapiFanout
     /// The transport each platform uses: `relay`, `apns`, `fcm` or `off`.
     let iosName: String
@@ -38,7 +35,7 @@ final class HapiTransports: Sendable {
             android = .encrypted(HapiRelayLane(client: relay(url), platform: .android))
         case .fcm(let account):
             do {
-                let client = try Self.fcmClient(account: account, settings: settings.hapi, clock: clock, logger: logger)
+                let client = try settings.hapi.fcmClient(account: account, clock: clock, logger: logger)
                 fcmClient = client
                 android = .direct(HapiFCMLane(client: client, ttlSeconds: settings.apnsTTLSeconds))
             } catch {
@@ -69,13 +66,5 @@ final class HapiTransports: Sendable {
     /// Lets sends in flight finish and closes the FCM client (the APNs client is the host's).
     func shutdown() async {
         await fcmClient?.shutdown()
-    }
-
-    private static func fcmClient(account: ServiceAccount, settings: HapiSettings, clock: any WallClock,
-                                  logger: Logger) throws -> FCMClient {
-        let origin = try settings.fcmOrigin.map { try HTTP2Origin(url: $0) } ?? FCMConfiguration.googleOrigin
-        let configuration = FCMConfiguration(account: account, origin: origin, tokenURI: settings.fcmTokenURI,
-                                             extraCAFile: settings.fcmCAFile, timeoutMilliseconds: fcmTimeoutMilliseconds)
-        return try FCMClient(configuration: configuration, clock: clock, logger: logger)
     }
 }

@@ -5,18 +5,18 @@ import PushgateCore
 /// - Important: host.md §8 — version 1 (`tokensBySession`) and version 2 (plus
 ///   `liveActivityTokensBySession`, `liveActivityEventVersions`); other versions are refused.
 ///   An alert entry is a token string or an object with `deviceToken` (OpenChamber's name) or
-///   `token`, and optional `locale`, `environment`, `client`, `createdAt`, `lastSeenAt` (ms);
-///   `platform: "android"` entries are FCM tokens, which the content-free iOS path cannot use,
-///   so they are counted and skipped. Live Activity entries keep `activityId`, `sessionId`,
+///   `token`, and optional `platform`, `locale`, `environment`, `client`, `createdAt`,
+///   `lastSeenAt` (ms); `platform: "android"` entries are FCM tokens, kept as Android alert
+///   tokens with their locale (docs/host.md "Android alert tokens"). Live Activity entries keep `activityId`, `sessionId`,
 ///   `client` and their snapshot rows (`items` or `snapshot`).
 public enum OpenChamberImport {
     /// What an import stored.
     public struct Summary: Sendable, Equatable {
         public var alertTokens = 0
+        /// Of ``alertTokens``: the Android (FCM) ones.
+        public var androidTokens = 0
         public var liveActivityTokens = 0
         public var eventVersions = 0
-        /// Android (FCM) entries of `tokensBySession`, not imported.
-        public var skippedAndroidTokens = 0
     }
 
     /// Parses `json` and writes its contents into `store`. Alert entries without an environment
@@ -32,15 +32,12 @@ public enum OpenChamberImport {
         var summary = Summary()
         for (sessionKey, entries) in root["tokensBySession"]?.objectValue?.members ?? [] {
             for entry in entries.arrayValue ?? [entries] {
-                if entry["platform"]?.stringValue == "android" {
-                    summary.skippedAndroidTokens += 1
-                    continue
-                }
                 guard let token = alertToken(entry, defaultEnvironment: defaultEnvironment) else {
                     throw HostSettingsError("tokensBySession.\(sessionKey): an entry has no token")
                 }
                 try await store.upsertAlertToken(token)
                 summary.alertTokens += 1
+                if token.platform == .android { summary.androidTokens += 1 }
             }
         }
         guard version == 2 else { return summary }
@@ -69,7 +66,8 @@ public enum OpenChamberImport {
         if let token = entry.stringValue { return token.isEmpty ? nil : AlertToken(token: token, environment: defaultEnvironment) }
         guard let token = (entry["deviceToken"] ?? entry["token"])?.stringValue, !token.isEmpty else { return nil }
         let environment = entry["environment"]?.stringValue ?? entry["env"]?.stringValue
-        return AlertToken(token: token, client: entry["client"]?.stringValue, locale: entry["locale"]?.stringValue,
+        let platform: AlertToken.Platform = entry["platform"]?.stringValue == "android" ? .android : .ios
+        return AlertToken(token: token, client: entry["client"]?.stringValue, platform: platform, locale: entry["locale"]?.stringValue,
                           environment: environment.map { $0 == "sandbox" ? "sandbox" : "production" } ?? defaultEnvironment,
                           createdAtMs: entry["createdAt"]?.int64Value ?? 0, lastSeenAtMs: entry["lastSeenAt"]?.int64Value ?? 0)
     }

@@ -1,13 +1,14 @@
 import PushgateCore
 
 /// Sends content-free alerts again from the outbox: entries with the same message share a
-/// batch (at most 100 tokens), registered first as at dispatch.
+/// batch (at most 100 tokens), registered first and routed by platform as at dispatch.
 ///
 /// The message is the batch without its tokens: title, body, badge, tag, environment, session
-/// and event id, so the alert sent again is the one the first try sent (same collapse id).
+/// and event id, so the alert sent again is the one the first try sent (same collapse id). A
+/// token's platform is read from the store; one whose platform has no transport now waits.
 struct AlertOutboxSender: OutboxSender {
     let store: HostStore
-    let transport: any AlertTransport
+    let routes: AlertRoutes
     let logger: Logger
 
     /// The entry of `token` for a push of `batch` whose first try failed.
@@ -36,35 +37,36 @@ struct AlertOutboxSender: OutboxSender {
 
     func resend(_ entries: [OutboxEntry]) async -> [Int64: TokenOutcome] {
         // Unreadable now: every entry waits for the next round.
-        guard let tokens = try? await store.alertTokens() else { return [:] }
-        let known = Set(tokens.map(\.token))
+        guard let stored = try? await store.alertTokens() else { return [:] }
+        let known = Dictionary(stored.map { ($0.token, $0) }, uniquingKeysWith: { first, _ in first })
         var outcomes: [Int64: TokenOutcome] = [:]
         var batches: [(batch: AlertBatch, request: OutboxRequest)] = []
-        // A token the phone removed since is owed nothing.
-        for entry in entries where !known.contains(entry.token) { outcomes[entry.id] = .failed(.never) }
-        for request in OutboxRequest.group(entries.filter { known.contains($0.token) }, maxTokens: AlertBatch.maxTokens) {
-            if let batch = Self.batch(request.message, tokens: request.tokens) {
+        // A token the phone removed since is owed nothing; one whose platform has no transport
+        // now gets no outcome: it waits, untried.
+        for entry in entries where known[entry.token] == nil { outcomes[entry.id] = .failed(.never) }
+        let routable = entries.filter { entry in known[entry.token].map { routes.transport(for: $0.platform) != nil } ?? false }
+        for request in OutboxRequest.group(routable, maxTokens: AlertBatch.maxTokens) {
+            if var batch = Self.batch(request.message, tokens: request.tokens) {
+                batch.androidTokens = Set(request.tokens.filter { known[$0]?.platform == .android })
                 batches.append((batch, request))
             } else {
                 outcomes.merge(request.outcomes([:]).mapValues { _ in .failed(.never) }) { $1 }
             }
         }
-        let ready = await transport.prepare(Array(Set(batches.flatMap(\.batch.tokens))))
-        let results = await forEachConcurrently(batches, limit: 4) { [transport] item in
-            var batch = item.batch
-            batch.tokens.removeAll { !ready.contains($0) }
-            return (item.request, batch.tokens.isEmpty ? [:] : await transport.deliver(batch))
-        }
-        for (request, delivered) in results {
-            for (token, outcome) in delivered where outcome == .dropped {
+        let tokens = Set(batches.flatMap(\.batch.tokens)).compactMap { known[$0] }
+        // A batch may leave in two parts (iOS and Android tokens on different transports).
+        var delivered = Array(repeating: [String: TokenOutcome](), count: batches.count)
+        for (index, _, results) in await routes.deliver(batches.map(\.batch), tokens: tokens) {
+            for (token, outcome) in results where outcome == .dropped {
                 do {
                     try await store.deleteAlertToken(token)
                 } catch {
                     logger.error("a dead token could not be deleted from host.sqlite; it is tried again", ["error": "\(error)"])
                 }
             }
-            outcomes.merge(request.outcomes(delivered)) { $1 }
+            delivered[index].merge(results) { $1 }
         }
+        for (index, item) in batches.enumerated() { outcomes.merge(item.request.outcomes(delivered[index])) { $1 } }
         return outcomes
     }
 }

@@ -200,8 +200,9 @@ public final class HostOutbox: Sendable {
             // No sender (that transport is off now): the entries wait, backing off, until their deadline.
             var outcomes: [Int64: TokenOutcome] = [:]
             if let sender = senders[kind] {
-                counters.add { $0.retries += entries.count }
                 outcomes = await sender.resend(entries)
+                // What the sender answered was taken up; the rest waits untried.
+                counters.add { $0.retries += outcomes.count }
             }
             let afterMs = scheduler.clock.nowMilliseconds
             for entry in entries {

@@ -29,6 +29,11 @@ public struct HostSettings: Sendable {
     public let iosPushMode: IOSPushMode
     /// Direct-APNs credentials; set only in `apns` mode, and only when they are complete and usable.
     public let directAPNs: DirectAPNsSettings?
+    /// The Android alert tokens' mode; an unknown value resolves to `relay`, a `direct` mode
+    /// without a usable service account to `off`, each with a diagnostic.
+    public let androidAlertPushMode: AndroidAlertPushMode
+    /// The operator's Firebase project for Android alert tokens; set only in `direct` mode.
+    public let directFCMAlerts: DirectFCMAlertSettings?
     /// The encrypted path's own settings (Android mode, relay URL, FCM account, APNs environment).
     public let hapi: HapiSettings
     /// Warnings found while resolving (unknown values, broken credentials, bad URLs); logged at start-up.
@@ -97,6 +102,20 @@ public struct HostSettings: Sendable {
                 mode = .off
             }
         }
+        let androidAlertText = (value(.androidAlertPush) ?? AndroidAlertPushMode.relay.rawValue).lowercased()
+        var androidAlertMode = AndroidAlertPushMode(rawValue: androidAlertText) ?? .relay
+        if AndroidAlertPushMode(rawValue: androidAlertText) == nil {
+            diagnostics.append("androidAlertPushMode (PUSHGATE_ANDROID_ALERT_PUSH) is not relay, direct or off; using relay")
+        }
+        var directFCMAlerts: DirectFCMAlertSettings?
+        if androidAlertMode == .direct {
+            do {
+                directFCMAlerts = try DirectFCMAlertSettings.resolve(value)
+            } catch let error as HostSettingsError {
+                diagnostics.append("Android alert push is off: " + error.description)
+                androidAlertMode = .off
+            }
+        }
         var relayURL = value(.relayURL)
         if let url = relayURL, !isHTTPURL(url) {
             diagnostics.append("pushRelayUrl (PUSHGATE_PUSH_RELAY_URL) is not an absolute http or https URL; the relay transports are off")
@@ -130,7 +149,8 @@ public struct HostSettings: Sendable {
                                 apnsEnvironment: value(.apnsEnv)?.lowercased() == "sandbox" ? .sandbox : .production,
                                 fcmOrigin: value(.fcmOrigin), fcmTokenURI: value(.fcmTokenURI), fcmCAFile: value(.fcmCAFile))
         return HostSettings(home: home, file: file, signingKey: key, accessToken: accessToken, listenHost: host, listenPort: port,
-                            relayURL: relayURL, iosPushMode: mode, directAPNs: directAPNs, hapi: hapi,
+                            relayURL: relayURL, iosPushMode: mode, directAPNs: directAPNs, androidAlertPushMode: androidAlertMode,
+                            directFCMAlerts: directFCMAlerts, hapi: hapi,
                             diagnostics: diagnostics, logLevel: level, apnsTTLSeconds: apnsTTLSeconds,
                             liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)), outbox: outbox,
                             metricsListen: metricsListen)

@@ -33,6 +33,11 @@ public struct SettingName: Sendable, Hashable {
     public static let androidPush = SettingName("PUSHGATE_ANDROID_PUSH", "androidPushMode", aliases: ["HAPI_ANDROID_PUSH"])
     public static let fcmServiceAccountPath = SettingName("PUSHGATE_FCM_SERVICE_ACCOUNT_PATH", "fcmServiceAccountPath", isPath: true,
                                                           aliases: ["FCM_SERVICE_ACCOUNT_PATH"])
+    public static let androidAlertPush = SettingName("PUSHGATE_ANDROID_ALERT_PUSH", "androidAlertPushMode")
+    public static let androidAlertServiceAccountPath = SettingName("PUSHGATE_ANDROID_ALERT_FCM_SERVICE_ACCOUNT_PATH",
+                                                                  "androidAlertFcmServiceAccountPath", isPath: true)
+    public static let androidAlertPackageName = SettingName("PUSHGATE_ANDROID_ALERT_PACKAGE_NAME", "androidAlertPackageName")
+    public static let androidAlertChannelId = SettingName("PUSHGATE_ANDROID_ALERT_CHANNEL_ID", "androidAlertChannelId")
     public static let fcmOrigin = SettingName("PUSHGATE_FCM_ORIGIN", "fcmOrigin")
     public static let fcmTokenURI = SettingName("PUSHGATE_FCM_TOKEN_URI", "fcmTokenUri")
     public static let fcmCAFile = SettingName("PUSHGATE_FCM_CA_FILE", "fcmCaFile", isPath: true)
@@ -56,7 +61,8 @@ public struct SettingName: Sendable, Hashable {
 
     /// Every setting an environment variable can persist.
     public static let all: [SettingName] = [
-        listen, accessToken, relayURL, iosPush, androidPush, fcmServiceAccountPath, fcmOrigin, fcmTokenURI, fcmCAFile, apnsKeyId,
+        listen, accessToken, relayURL, iosPush, androidPush, androidAlertPush, androidAlertServiceAccountPath, androidAlertPackageName,
+        androidAlertChannelId, fcmServiceAccountPath, fcmOrigin, fcmTokenURI, fcmCAFile, apnsKeyId,
         apnsTeamId, apnsP8, apnsP8Path, apnsBundleId, apnsEnv, apnsHostProduction, apnsHostSandbox, apnsCAFile, apnsTTL, logLevel,
         liveActivityRefreshInterval, outboxDeadline, outboxMax, metricsListen,
     ]

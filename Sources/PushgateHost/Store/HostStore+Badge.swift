@@ -19,10 +19,12 @@ extension HostStore {
         return memory.withLock { $0.badge.count }
     }
 
-    /// The start of an alert round: the iOS alert tokens, and the badge after adding `tag` —
-    /// added only when there is a tag (a transport) and a token to push to.
-    public nonisolated(nonsending) func beginAlertRound(tag: String?) async throws -> (tokens: [AlertToken], badge: Int) {
-        let tokens = try await iosAlertTokens()
+    /// The start of an alert round: the alert tokens of `platforms` (those with a transport),
+    /// and the badge after adding `tag` — added only when there is a tag and a token to push to.
+    public nonisolated(nonsending) func beginAlertRound(tag: String?, platforms: Set<AlertToken.Platform>) async throws
+        -> (tokens: [AlertToken], badge: Int) {
+        var tokens = try await cachedAlertTokens()
+        if platforms.count < AlertToken.Platform.allCases.count { tokens.removeAll { !platforms.contains($0.platform) } }
         if let tag, !tokens.isEmpty { try await addToBadge(tag) }
         return (tokens, memory.withLock { $0.badge.count })
     }
@@ -48,17 +50,17 @@ extension HostStore {
     /// The task of the scheduled badge write that last came due (for tests to wait on).
     nonisolated var scheduledBadgeWrite: Task<Void, Never>? { badgeWriteTask.withLock { $0 } }
 
-    /// The cached iOS alert tokens, read on the queue when the copy is missing or too old.
-    private nonisolated(nonsending) func iosAlertTokens() async throws -> [AlertToken] {
+    /// The cached alert tokens, read on the queue when the copy is missing or too old.
+    private nonisolated(nonsending) func cachedAlertTokens() async throws -> [AlertToken] {
         let now = clock.nowMilliseconds
-        if let cached = memory.withLock({ $0.iosTokens(atMs: now) }) { return cached }
-        return try await readIOSAlertTokens()
+        if let cached = memory.withLock({ $0.alertTokens(atMs: now) }) { return cached }
+        return try await readAlertTokens()
     }
 
-    private func readIOSAlertTokens() throws -> [AlertToken] {
+    private func readAlertTokens() throws -> [AlertToken] {
         let now = clock.nowMilliseconds
-        let tokens = try alertTokens().filter { $0.platform == "ios" }
-        memory.withLock { $0.iosTokens = (now, tokens) }
+        let tokens = try alertTokens()
+        memory.withLock { $0.alertTokens = (now, tokens) }
         return tokens
     }
 

@@ -42,7 +42,7 @@ public actor HostStore {
     /// How long after a write of `badge_tags` a new tag waits, so that a burst of events shares
     /// one commit; a tag that comes later is written at once. See docs/host.md, "Store".
     public static let badgeWriteDelayMs: Int64 = 50
-    /// How long the iOS alert tokens are answered from memory.
+    /// How long the alert tokens are answered from memory.
     public static let alertTokenCacheMs: Int64 = 1000
 
     /// A store over `database`. With a `scheduler` badge tags are written behind: those that
@@ -87,7 +87,7 @@ public actor HostStore {
     /// Stores a token or refreshes its locale, environment, client and last-seen time.
     public func upsertAlertToken(_ token: AlertToken) throws {
         let now = clock.nowMilliseconds
-        memory.withLock { $0.iosTokens = nil }
+        memory.withLock { $0.alertTokens = nil }
         try connection.durably { try upsert(token, now: now) }
     }
 
@@ -100,7 +100,7 @@ public actor HostStore {
             """) { statement in
             try statement.bind(token.token, at: 1)
             try bindOptional(statement, token.client, at: 2)
-            try statement.bind(token.platform, at: 3)
+            try statement.bind(token.platform.rawValue, at: 3)
             try bindOptional(statement, token.locale, at: 4)
             try statement.bind(token.environment, at: 5)
             try statement.bind(token.createdAtMs > 0 ? token.createdAtMs : now, at: 6)
@@ -109,21 +109,26 @@ public actor HostStore {
         }
     }
 
-    /// Forgets a token and its cached registrations; returns whether it was known.
+    /// Forgets a token and its cached registrations; returns the platform it was stored with,
+    /// nil when it was not known.
     @discardableResult
-    public func deleteAlertToken(_ token: String) throws -> Bool {
-        let known = try connection.durably {
-            try connection.transaction(.immediate) {
+    public func deleteAlertToken(_ token: String) throws -> AlertToken.Platform? {
+        let platform = try connection.durably {
+            try connection.transaction(.immediate) { () throws -> AlertToken.Platform? in
+                let stored = try connection.withStatement("SELECT platform FROM alert_tokens WHERE token = ?") { statement in
+                    try statement.bind(token, at: 1)
+                    return try statement.step() ? Self.platform(statement.string(at: 0)) : nil
+                }
                 try run("DELETE FROM relay_registrations WHERE token = ?", token)
                 try run("DELETE FROM alert_tokens WHERE token = ?", token)
-                return connection.changes > 0
+                return stored
             }
         }
         memory.withLock { memory in
             memory.registrations = memory.registrations?.filter { $0.key.token != token }
-            memory.iosTokens = nil
+            memory.alertTokens = nil
         }
-        return known
+        return platform
     }
 
     /// Every alert token, oldest first.
@@ -134,13 +139,16 @@ public actor HostStore {
             var tokens: [AlertToken] = []
             while try statement.step() {
                 tokens.append(AlertToken(token: statement.string(at: 0) ?? "", client: statement.string(at: 1),
-                                         platform: statement.string(at: 2) ?? "ios", locale: statement.string(at: 3),
+                                         platform: Self.platform(statement.string(at: 2)), locale: statement.string(at: 3),
                                          environment: statement.string(at: 4) ?? "production",
                                          createdAtMs: statement.int64(at: 5), lastSeenAtMs: statement.int64(at: 6)))
             }
             return tokens
         }
     }
+
+    /// A stored `platform`; only `ios` and `android` are ever written.
+    private static func platform(_ text: String?) -> AlertToken.Platform { text.flatMap(AlertToken.Platform.init) ?? .ios }
 
     // MARK: Live Activity data (imported; used by the Live Activity engine)
 
@@ -189,15 +197,16 @@ public actor HostStore {
         }
     }
 
-    /// Counts for `GET /api/status`.
-    public func counts() throws -> (alertTokens: Int, liveActivityTokens: Int, badge: Int) {
-        (try count("alert_tokens"), try count("live_activity_tokens"), memory.withLock { $0.badge.count })
+    /// Counts for `GET /api/status`: alert tokens (of which Android ones), Live Activity tokens, badge.
+    public func counts() throws -> (alertTokens: Int, androidAlertTokens: Int, liveActivityTokens: Int, badge: Int) {
+        (try count("alert_tokens"), try count("alert_tokens WHERE platform = 'android'"), try count("live_activity_tokens"),
+         memory.withLock { $0.badge.count })
     }
 
     // MARK: Helpers
 
     private func count(_ table: String) throws -> Int {
-        // `table` is one of this file's literals, never input.
+        // `table` (with its condition) is one of this file's literals, never input.
         try connection.withStatement("SELECT count(*) FROM \(table)") { statement in
             try statement.step() ? Int(statement.int64(at: 0)) : 0
         }

@@ -38,12 +38,13 @@ public final class SignedRelayClient: Sendable {
         http = HTTP1Client(configuration: configuration, eventLoop: eventLoop)
     }
 
-    public func registerToken(_ token: String) async throws -> RelayReply {
-        try await post("register-token", signer.registerToken(token, ts: clock.nowMilliseconds))
+    /// `platform`: `ios` (an APNs token) or `android` (an FCM token), as the token was bound.
+    public func registerToken(_ token: String, platform: String = "ios") async throws -> RelayReply {
+        try await post("register-token", signer.registerToken(token, platform: platform, ts: clock.nowMilliseconds))
     }
 
-    public func unregisterToken(_ token: String) async throws -> RelayReply {
-        try await post("unregister-token", signer.unregisterToken(token, ts: clock.nowMilliseconds))
+    public func unregisterToken(_ token: String, platform: String = "ios") async throws -> RelayReply {
+        try await post("unregister-token", signer.unregisterToken(token, platform: platform, ts: clock.nowMilliseconds))
     }
 
     public func registerLiveActivityToken(_ token: String) async throws -> RelayReply {

@@ -10,15 +10,16 @@ import PushgateTesting
 /// A host on one manual clock wired to the fake APNs over loopback: through a real relay (real
 /// signature checks), through a relay whose URL is given (a stub or a scripted one), or
 /// directly. With an Android mode, a fake FCM serves the host's direct FCM lane or the started
-/// relay's Android lane. The host's API listens on loopback; a recording web fallback sees the
-/// hapi-path.md §10 gate's branch.
+/// relay's Android lane; with `androidAlert` `direct`, it serves the host's Android alert tokens.
+/// The host's API listens on loopback; a recording web fallback sees the hapi-path.md §10 gate's branch.
 final class HostHarness: Sendable {
     static let bundleId = "dev.pushgate.tests"
 
     let clock: ManualClock
     let scheduler: ManualScheduler
     let apns: FakeAPNsFixture
-    /// The fake FCM of Android mode `fcm` (the host's lane) or of the started relay's Android lane.
+    /// The fake FCM of Android mode `fcm` (the host's lane), of Android alert mode `direct`, or of
+    /// the started relay's Android lane.
     let fakeFCM: FakeFCM?
     let relay: RelayServer?
     let home: TemporaryHome
@@ -32,10 +33,11 @@ final class HostHarness: Sendable {
 
     /// `mode` `relay` starts a relay unless `relayURL` names one (a stub); `apns` points the
     /// host's direct client at the fake. `android`, when given, is the hapi path's Android mode
-    /// (hapi-path.md §6). `hostEnvironment` adds host settings, `relaySettings` relay ones
-    /// (names without the prefix); `home` reuses a host home.
-    init(mode: IOSPushMode = .relay, android: String? = nil, relayURL override: String? = nil,
-         hostEnvironment: [String: String] = [:], relaySettings: [String: String] = [:],
+    /// (hapi-path.md §6); `androidAlert` the Android alert tokens' mode (docs/host.md).
+    /// `hostEnvironment` adds host settings, `relaySettings` relay ones (names without the
+    /// prefix); `home` reuses a host home.
+    init(mode: IOSPushMode = .relay, android: String? = nil, androidAlert: AndroidAlertPushMode? = nil,
+         relayURL override: String? = nil, hostEnvironment: [String: String] = [:], relaySettings: [String: String] = [:],
          home existing: TemporaryHome? = nil) async throws {
         clock = ManualClock(milliseconds: SystemClock().nowMilliseconds)
         scheduler = ManualScheduler(clock: clock)
@@ -44,7 +46,7 @@ final class HostHarness: Sendable {
         apns = try FakeAPNsFixture(clock: clock, directory: directory)
         let startsRelay = mode == .relay && override == nil
         var fcmEnvironment: [String: String] = [:]
-        if android == "fcm" || (android != nil && startsRelay) {
+        if android == "fcm" || (android != nil && startsRelay) || androidAlert == .direct {
             let vector = try JSONValue.parse(Fixtures.bytes("vectors/rs256-oauth.json"))
             let fcm = try FakeFCMFixture(account: vector["serviceAccount"]?.objectValue ?? [:], clock: clock, directory: directory)
             fcmEnvironment = fcm.relayEnvironment
@@ -75,9 +77,15 @@ final class HostHarness: Sendable {
         if let android { environment["PUSHGATE_ANDROID_PUSH"] = android }
         environment["PUSHGATE_HOST_LISTEN"] = "127.0.0.1:0"
         if let relayURL { environment["PUSHGATE_PUSH_RELAY_URL"] = relayURL }
-        if android == "fcm" {
-            // The host's own FCM lane: the relay's variables without the relay prefix.
+        if android == "fcm" || androidAlert == .direct {
+            // The host's own FCM lanes: the relay's variables without the relay prefix.
             for (name, value) in fcmEnvironment { environment[name.replacingOccurrences(of: "PUSHGATE_RELAY_", with: "PUSHGATE_")] = value }
+        }
+        if let androidAlert {
+            environment["PUSHGATE_ANDROID_ALERT_PUSH"] = androidAlert.rawValue
+            if androidAlert == .direct {
+                environment["PUSHGATE_ANDROID_ALERT_FCM_SERVICE_ACCOUNT_PATH"] = fcmEnvironment["PUSHGATE_RELAY_FCM_SERVICE_ACCOUNT_PATH"]
+            }
         }
         if mode == .apns { environment.merge(try apns.hostEnvironment(bundleId: Self.bundleId)) { $1 } }
         let settings = try HostSettings.load(environment: home.environment(environment))
@@ -123,9 +131,10 @@ final class HostHarness: Sendable {
         return ((response as! HTTPURLResponse).statusCode, try? JSONValue.parse(Array(data)))
     }
 
-    /// Registers an alert token through the API.
-    func register(_ token: String, locale: String? = nil, environment: String? = nil) async throws {
+    /// Registers an alert token through the API (an Android one with `platform` `android`).
+    func register(_ token: String, platform: String? = nil, locale: String? = nil, environment: String? = nil) async throws {
         var body = JSONObject([("token", .string(token))])
+        if let platform { body["platform"] = .string(platform) }
         if let locale { body["locale"] = .string(locale) }
         if let environment { body["environment"] = .string(environment) }
         let answer = try await call("POST", "/api/push/apns-token", .object(body))
@@ -155,4 +164,8 @@ final class HostHarness: Sendable {
 /// Random device tokens of the relay's accepted form.
 enum TestToken {
     static func make() -> String { Hex.encode(SecureRandom.bytes(32)) }
+
+    /// An FCM registration token, as an Android phone has one: `<instance id>:<token>`; `name`
+    /// starts it, so a test can tell tokens apart in the fake's record.
+    static func android(_ name: String = "phone") -> String { name + ":APA91b" + Base64URL.encode(SecureRandom.bytes(48)) }
 }

@@ -5,8 +5,9 @@ import Synchronization
 /// A signed relay stand-in on loopback for one host, without signature checks, that answers
 /// per-token `reason`s: a registration binds its token (per kind) unless registrations are
 /// refused, an unregistration unbinds it; a `send` or `live-activity` request answers one row
-/// per token — `ok` when bound, else `{"ok":false,"reason":"not_bound","retryable":true}` — and a send answers
-/// 500 when its title is in `failTitles`. It records every request.
+/// per token — `ok` when bound, else `{"ok":false,"reason":"not_bound","retryable":true}`, or the
+/// row a test gave the token (``answer(_:with:)``) — and a send answers 500 when its title is in
+/// `failTitles`. It records every request.
 final class StubRelay: Sendable {
     /// One request as received.
     struct Request: Sendable {
@@ -18,6 +19,8 @@ final class StubRelay: Sendable {
         /// `kind` + " " + token.
         var bound: Set<String> = []
         var refusal: (status: Int, error: String)?
+        /// Rows to answer sends with, by token.
+        var rows: [String: JSONObject] = [:]
         var requests: [Request] = []
     }
 
@@ -55,15 +58,19 @@ final class StubRelay: Sendable {
         for (endpoint, kind) in [("send", "alert"), ("live-activity", "liveactivity")] {
             router.post("/v1/push/\(endpoint)") { request in
                 guard let body = try? JSONValue.parse(request.body) else { return HTTPResponse(status: 400) }
-                let bound = box.state.withLock { state in
+                let (bound, answers) = box.state.withLock { state in
                     state.requests.append(Request(endpoint: endpoint, body: body))
-                    return state.bound
+                    return (state.bound, state.rows)
                 }
                 if endpoint == "send", let title = body["title"]?.stringValue, failTitles.contains(title) {
                     return HTTPResponse.json(500, Array(#"{"error":"internal"}"#.utf8))
                 }
                 let rows = (body["tokens"]?.arrayValue ?? []).compactMap(\.stringValue).map { token -> JSONValue in
-                    bound.contains(kind + " " + token) ? .object(JSONObject([("token", .string(token)), ("ok", true)]))
+                    if var row = answers[token] {
+                        row["token"] = .string(token)
+                        return .object(row)
+                    }
+                    return bound.contains(kind + " " + token) ? .object(JSONObject([("token", .string(token)), ("ok", true)]))
                         : .object(JSONObject([("token", .string(token)), ("ok", false), ("reason", "not_bound"), ("retryable", true)]))
                 }
                 return HTTPResponse.json(200, JSONValue.object(JSONObject([("results", .array(rows))])).serializedBytes())
@@ -84,6 +91,9 @@ final class StubRelay: Sendable {
 
     /// Removes the binding of `token` of `kind` (`alert`, `liveactivity`) behind the host's back.
     func unbind(_ token: String, kind: String = "alert") { _ = box.state.withLock { $0.bound.remove(kind + " " + token) } }
+
+    /// Answers sends to `token` with `row` (`token` added) from now on; nil answers by the binding again.
+    func answer(_ token: String, with row: JSONObject?) { box.state.withLock { $0.rows[token] = row } }
 
     /// Refuses every registration with `status` and `error` from now on; nil accepts them again.
     func refuseRegistrations(_ refusal: (status: Int, error: String)?) { box.state.withLock { $0.refusal = refusal } }
