@@ -8,10 +8,57 @@ import PushgateTestSupport
 /// docs/host.md "Android alert tokens" (issue 22 item 4): FCM tokens registered with
 /// `platform: "android"` are bound on the relay as Android and reach the phone in the same
 /// signed send as the iOS tokens; in direct mode they go straight to a fake FCM as notification
-/// messages. The relay side is a stub here (it answers as the relay does per token, without
-/// signature checks); the real relay's Android routing is tested with the relay.
+/// messages. Most cases use the stub relay, which scripts rows per token; the first two run the
+/// whole chain: host → pushgate-relay (real signatures) → fake APNs and fake FCM.
 @Suite(.hangLimit(.minutes(1))) struct AndroidAlertTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]
+
+    @Test func throughTheRelayTheFakeAPNsAndTheFakeFCMEachGetTheirPush() async throws {
+        let harness = try await HostHarness(androidAlert: .relay, hostEnvironment: Self.noTicks)
+        let fcm = try #require(harness.fakeFCM)
+        let iphone = TestToken.make(), pixel = TestToken.android("pixel"), gone = TestToken.android("gone")
+        try await harness.register(iphone, locale: "fr")
+        try await harness.register(pixel, platform: "android", locale: "fr")
+        try await harness.register(gone, platform: "android", locale: "fr")
+        #expect(harness.relayCount("register") == 3)
+        fcm.script(token: gone, FakeFCMScript(.unregistered))
+
+        let result = try await harness.event("error", "s1", name: "deploy")
+        #expect(result["accepted"] == 2 && result["dropped"] == 1 && result["failed"] == 0)
+        #expect(harness.relayCount("send") == 1, "one signed send for the iOS and the Android tokens")
+        let apns = harness.payloads(iphone)
+        let title = try Fixtures.titles().title("error", locale: "fr")
+        #expect(apns.count == 1 && apns.first?["aps"]?["alert"]?["title"] == .string(title))
+        let android = fcm.sends.filter { $0.deviceToken == pixel }
+        #expect(android.count == 1 && android.first?.status == 200)
+        #expect(android.first?.notificationTitle == title && android.first?.notificationBody == "deploy")
+        #expect(android.first?.androidNotification?["tag"] == "error-s1" && android.first?.androidNotification?["notification_count"] == 1)
+        #expect(android.first?.message?["data"]?["eventId"] == result["eventId"])
+        #expect(Set(try await harness.service.store.alertTokens().map(\.token)) == [iphone, pixel],
+                "FCM's UNREGISTERED comes back drop:true and the host forgets the token")
+
+        #expect(try await harness.call("DELETE", "/api/push/apns-token", ["token": .string(pixel)]).status == 200)
+        #expect(harness.relayCount("unregister") == 1, "the Android binding is removed with a signed android unregister")
+        #expect(try await harness.event("error", "s2")["accepted"] == 1)
+        #expect(fcm.sends.filter { $0.deviceToken == pixel }.count == 1)
+        await harness.stop()
+    }
+
+    @Test func aRelayWithoutAnAndroidAccountStillDeliversTheIOSTokens() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let iphone = TestToken.make(), pixel = TestToken.android()
+        try await harness.register(iphone)
+        try await harness.register(pixel, platform: "android")
+        #expect(harness.relayCount("register", status: 501) == 1)
+        for session in ["s1", "s2"] {
+            let result = try await harness.event("error", session)
+            #expect(result["accepted"] == 1 && result["failed"] == 1)
+        }
+        #expect(harness.payloads(iphone).count == 2)
+        #expect(harness.relayCount("register", status: 501) == 1, "the Android token waits 10 minutes before it is tried again")
+        #expect(harness.logs.lines.contains { $0.contains("relay does not take Android tokens") && $0.contains("ANDROID_FCM_SERVICE_ACCOUNT_PATH") })
+        await harness.stop()
+    }
 
     @Test func androidTokensAreCheckedStoredAndBoundAsAndroid() async throws {
         let stub = try StubRelay()
@@ -95,25 +142,6 @@ import PushgateTestSupport
             #expect(retry["tokens"] == .array([.string(busy)]) && retry["title"] == stub.sends[0]["title"] && retry["badge"] == 1)
             let outbox = try await harness.outbox()
             #expect(outbox["delivered"] == 1 && outbox["depth"] == 0)
-        }
-    }
-
-    @Test func aRelayWithoutAndroidNeitherBlocksIOSNorIsAskedAgainAndAgain() async throws {
-        let stub = try StubRelay()
-        defer { stub.stop() }
-        try await HostHarness.with(relayURL: stub.url, hostEnvironment: Self.noTicks) { harness, iphone in
-            try await harness.register(iphone)
-            stub.refuseRegistrations((501, "unsupported_platform"))
-            let phone = TestToken.android()
-            try await harness.register(phone, platform: "android")
-            #expect(stub.registrations(phone) == 1)
-            for session in ["s1", "s2"] {
-                let result = try await harness.event("error", session)
-                #expect(result["accepted"] == 1 && result["failed"] == 1)
-            }
-            #expect(stub.sends.allSatisfy { $0["tokens"] == .array([.string(iphone)]) }, "the Android token is left out of the send")
-            #expect(stub.registrations(phone) == 1, "held for 10 minutes after unsupported_platform")
-            #expect(harness.logs.lines.contains { $0.contains("PUSHGATE_RELAY_ANDROID_FCM_SERVICE_ACCOUNT_PATH") })
         }
     }
 

@@ -10,7 +10,8 @@ import PushgateTesting
 /// A host on one manual clock wired to the fake APNs over loopback: through a real relay (real
 /// signature checks), through a relay whose URL is given (a stub or a scripted one), or
 /// directly. With an Android mode, a fake FCM serves the host's direct FCM lane or the started
-/// relay's Android lane; with `androidAlert` `direct`, it serves the host's Android alert tokens.
+/// relay's Android lane; with `androidAlert` `direct` it serves the host's Android alert tokens,
+/// with `relay` those of the relay it starts.
 /// The host's API listens on loopback; a recording web fallback sees the hapi-path.md §10 gate's branch.
 final class HostHarness: Sendable {
     static let bundleId = "dev.pushgate.tests"
@@ -46,7 +47,7 @@ final class HostHarness: Sendable {
         apns = try FakeAPNsFixture(clock: clock, directory: directory)
         let startsRelay = mode == .relay && override == nil
         var fcmEnvironment: [String: String] = [:]
-        if android == "fcm" || (android != nil && startsRelay) || androidAlert == .direct {
+        if android == "fcm" || (android != nil && startsRelay) || androidAlert == .direct || (androidAlert == .relay && startsRelay) {
             let vector = try JSONValue.parse(Fixtures.bytes("vectors/rs256-oauth.json"))
             let fcm = try FakeFCMFixture(account: vector["serviceAccount"]?.objectValue ?? [:], clock: clock, directory: directory)
             fcmEnvironment = fcm.relayEnvironment
@@ -58,6 +59,12 @@ final class HostHarness: Sendable {
         if startsRelay {
             var environment = try apns.relayEnvironment(bundleId: Self.bundleId, databasePath: directory + "/relay.sqlite")
             environment.merge(fcmEnvironment) { $1 }
+            if androidAlert == .relay {
+                // The relay's signed-route Android account: the same fake, under the ANDROID_ names.
+                for (name, value) in fcmEnvironment {
+                    environment[name.replacingOccurrences(of: "PUSHGATE_RELAY_FCM_", with: "PUSHGATE_RELAY_ANDROID_FCM_")] = value
+                }
+            }
             for limit in ["REGISTER_LIMIT_PER_MINUTE", "SEND_LIMIT_PER_MINUTE", "SERVER_SEND_LIMIT_PER_MINUTE"] {
                 environment["PUSHGATE_RELAY_" + limit] = "100000"
             }
