@@ -165,26 +165,42 @@ import PushgateTestSupport
         await harness.stop()
     }
 
-    @Test func windowsAreRebuiltFromTheOutboxAtStartUp() async throws {
-        let t0: Int64 = 1_764_669_600_000
-        let host = "MAyclgO5Kks57TlY"
+    /// The start of the relays that find rows left behind (below), and their host.
+    private static let t0: Int64 = 1_764_669_600_000
+    private static let host = "MAyclgO5Kks57TlY"
+
+    /// A relay database in a fresh directory, to write the rows a relay that ended left behind as
+    /// a relay writes them: ``host`` with one iOS phone per token, registrations `r0`, `r1`, ….
+    private static func databaseLeftBehind(tokens: [String]) async throws -> (directory: URL, store: SQLiteGatewayStore) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
-        let tokens = (0 ..< 4).map { _ in Hex.encode(SecureRandom.bytes(32)) }
-        // The rows a relay that ended left behind, written as a relay writes them.
         let store = try await SQLiteGatewayStore.open(path: directory.appendingPathComponent("relay.sqlite").path)
         for (index, token) in tokens.enumerated() {
             _ = try await store.registerDevice(GatewayDeviceRegistration(hostFingerprint: host, deviceId: "d\(index)", platform: "ios",
                                                                          token: token, apnsEnvironment: "sandbox", filterJSON: "{}"),
                                                newRegistrationId: "r\(index)", nowMs: t0 - 7_200_000)
         }
+        return (directory, store)
+    }
+
+    /// Queues a notification titled `title` (its notification id too) for registration `id`, as
+    /// `POST /v1/send` does; its send id.
+    private static func queue(_ id: String, in store: SQLiteGatewayStore, at acceptedAt: Int64, dueAt: Int64,
+                              title: String) async throws -> String {
+        let note = GatewayNotification(notificationId: title, notificationSeq: 1, notificationEpoch: "epoch-1",
+                                       source: "agent-task-complete", agentState: "needs-input", title: title, body: "",
+                                       worktreeId: nil)
+        let admissions = try await store.admitSends(hostFingerprint: host, registrationIds: [id], notification: note,
+                                                    nowMs: acceptedAt, dueAt: dueAt)
+        guard case .admitted(let sendId)? = admissions.first else { throw HarnessFailure("not admitted: \(admissions)") }
+        return sendId
+    }
+
+    @Test func windowsAreRebuiltFromTheOutboxAtStartUp() async throws {
+        let t0 = Self.t0
+        let tokens = (0 ..< 4).map { _ in Hex.encode(SecureRandom.bytes(32)) }
+        let (directory, store) = try await Self.databaseLeftBehind(tokens: tokens)
         func queue(_ id: String, at acceptedAt: Int64, dueAt: Int64, title: String) async throws -> String {
-            let note = GatewayNotification(notificationId: title, notificationSeq: 1, notificationEpoch: "epoch-1",
-                                           source: "agent-task-complete", agentState: "needs-input", title: title, body: "",
-                                           worktreeId: nil)
-            let admissions = try await store.admitSends(hostFingerprint: host, registrationIds: [id], notification: note,
-                                                        nowMs: acceptedAt, dueAt: dueAt)
-            guard case .admitted(let sendId)? = admissions.first else { throw HarnessFailure("not admitted: \(admissions)") }
-            return sendId
+            try await Self.queue(id, in: store, at: acceptedAt, dueAt: dueAt, title: title)
         }
         // r0: one window of two, due 2 s after the start; r1: due before it, so at once; r2: waiting
         // for its fourth attempt, 4 s after the start; r3: accepted over an hour ago.
@@ -212,6 +228,42 @@ import PushgateTestSupport
         #expect(harness.fake.requests.map(\.deviceToken) == [tokens[1], tokens[0], tokens[2]])
         #expect(try harness.count("SELECT count(*) FROM push_outbox") == 0)
         #expect(harness.logs.lines.contains { $0.contains("windows taken over") })
+        await harness.stop()
+    }
+
+    /// A window sent and throttled, and newer notifications for the same phone still collecting,
+    /// as a relay killed meanwhile leaves them (GatewayKillNineTests, where the host's timing
+    /// decides whether the new ones are still collecting at the kill): they come back apart, the
+    /// new ones as a summary of their own at their due time, the sent one alone at its retry time,
+    /// as first sent.
+    @Test func aSentWindowAndNewerNotificationsForItsPhoneComeBackApartAtStartUp() async throws {
+        let t0 = Self.t0
+        let token = Hex.encode(SecureRandom.bytes(32))
+        let (directory, store) = try await Self.databaseLeftBehind(tokens: [token])
+        let sent = try await Self.queue("r0", in: store, at: t0 - 5_000, dueAt: t0 - 4_800, title: "note-1")
+        #expect(try await store.claimOutbox(sendIds: [sent], windowId: sent) == [sent])
+        try await store.postponeOutbox(sendIds: [sent], attempts: 1, dueAt: t0 + 25_000)
+        _ = try await Self.queue("r0", in: store, at: t0 - 1_000, dueAt: t0 + 2_000, title: "note-2")
+        _ = try await Self.queue("r0", in: store, at: t0 - 500, dueAt: t0 + 2_500, title: "note-3")
+        await store.close()
+
+        let harness = try await GatewayHarness(startMs: t0, directory: directory)
+        #expect(harness.gateway.openWindows == 2 && harness.gateway.pendingNotifications == 3)
+        await harness.advance(byMs: 1_999)
+        #expect(harness.fake.requests.isEmpty)
+        await harness.advance(byMs: 1)
+        let summary = try #require(harness.fake.requests.last)
+        #expect(harness.fake.requests.count == 1 && summary.deviceToken == token)
+        #expect(summary.payload?["aps"]?["alert"] == ["title": "Orca", "body": "2 agents need attention"])
+        #expect(summary.payload?["orca"]?["notificationId"] == "note-3" && summary.payload?["orca"]?["coalescedCount"] == 2)
+        await harness.advance(byMs: 25_000 - 2_000 - 1)
+        #expect(harness.fake.requests.count == 1, "the sent window keeps its retry time")
+        await harness.advance(byMs: 1)
+        let resent = try #require(harness.fake.requests.last)
+        #expect(harness.fake.requests.count == 2 && resent.deviceToken == token)
+        #expect(resent.payload?["aps"]?["alert"]?["title"] == "note-1" && resent.payload?["orca"]?["coalescedCount"] == 1)
+        #expect(resent.headers.first { $0.name == "apns-collapse-id" }?.value == "note-1")
+        #expect(try harness.count("SELECT count(*) FROM push_outbox") == 0)
         await harness.stop()
     }
 

@@ -11,4 +11,13 @@ extension FakeAPNs {
             if self.counters.requests < count { throw POSIXError(.ETIMEDOUT) }
         }
     }
+
+    /// Waits (off the cooperative pool, polling every millisecond, for at most `seconds`) until
+    /// the requests received so far satisfy `done`.
+    func waitForRequests(within seconds: Int, until done: @escaping @Sendable ([RecordedRequest]) -> Bool) async throws {
+        try await blocking {
+            for _ in 0..<(seconds * 1_000) where !done(self.requests) { usleep(1_000) }
+            if !done(self.requests) { throw POSIXError(.ETIMEDOUT) }
+        }
+    }
 }
