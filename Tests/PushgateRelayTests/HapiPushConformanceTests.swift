@@ -37,7 +37,7 @@ import PushgateTestSupport
         await harness.stop()
     }
 
-    @Test func theBodyCapIs64KiBHereAnd16KiBOnTheSignedRoutes() async throws {
+    @Test func theBodyCapIs64KiBHereAnd16KiBOnRegister() async throws {
         let harness = try await HapiPushHarness(fcm: false)
         let token = TestToken.make()
         // A valid body padded with white space to exactly 64 KiB is read and served.

@@ -12,6 +12,9 @@ public struct AndroidAlertSettings: Sendable {
         serviceAccountPath: "ANDROID_FCM_SERVICE_ACCOUNT_PATH", packageName: "ANDROID_PACKAGE_NAME",
         origin: "ANDROID_FCM_ORIGIN", tokenURI: "ANDROID_FCM_TOKEN_URI", caFile: "ANDROID_FCM_CA_FILE")
     static let settingNames = Set(fcmNames.all + ["ANDROID_CHANNEL_ID"])
+    static let defaultChannelId = "default"
+    /// The setting without which an `android` register answers 501, as the relay's messages name it.
+    static let accountSetting = SettingsSource.prefix + fcmNames.serviceAccountPath
 
     /// `nil` when `ANDROID_FCM_SERVICE_ACCOUNT_PATH` is not set: then an `android` register answers 501.
     static func load(_ source: SettingsSource) throws(ConfigurationError) -> Self? {
@@ -23,7 +26,7 @@ public struct AndroidAlertSettings: Sendable {
             }
             return nil
         }
-        let channel = channelId ?? "default"
+        let channel = channelId ?? defaultChannelId
         guard !channel.isEmpty, channel.utf8.count <= 256 else {
             throw ConfigurationError(setting: SettingsSource.displayName("ANDROID_CHANNEL_ID"), problem: "must be 1 to 256 bytes")
         }

@@ -62,7 +62,7 @@ struct GatewayDeviceRequest {
             guard token.utf8.count == 64, token.utf8.allSatisfy(Hex.isDigit) else { throw .invalidRequest }
             apnsEnvironment = try fields.oneOf("apnsEnvironment", ["sandbox", "production"])
         } else {
-            guard token.utf8.count >= 32, token.utf8.allSatisfy(Self.isFCMTokenByte) else { throw .invalidRequest }
+            guard token.utf8.count >= 32, token.utf8.allSatisfy(DeviceToken.isFCMTokenByte) else { throw .invalidRequest }
             guard !fields.object.keys.contains("apnsEnvironment") else { throw .invalidRequest }
             apnsEnvironment = nil
         }
@@ -72,15 +72,6 @@ struct GatewayDeviceRequest {
         filterJSON = JSONValue.object(JSONObject([
             ("sources", .array(sources.map(JSONValue.string))), ("agentStates", .array(states.map(JSONValue.string))),
         ])).serialized()
-    }
-
-    /// `[A-Za-z0-9_:.-]`, the alphabet of FCM registration tokens.
-    private static func isFCMTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"): true
-        default: false
-        }
     }
 }
 

@@ -26,6 +26,7 @@ struct HapiPushLanes: Sendable {
                                                     environment: settings.apnsEnvironment, ttlSeconds: settings.ttlSeconds,
                                                     clock: clock))
         if let fcm = settings.fcm {
+            // `FCM_PACKAGE_NAME` defaults to hapi's app, so a package name is always set here.
             lanes.android = HapiFCMLane(fcm: try fcmClients.lease(fcm, clock: clock, logger: logger),
                                         packageName: fcm.packageName ?? FCMMessage.defaultRelayPackageName,
                                         ttlSeconds: settings.ttlSeconds)

@@ -16,7 +16,7 @@ final class HapiPushService: Sendable {
     static let path = "/v1/push"
     /// The route's name in metrics.
     static let name = "hapi-push"
-    /// The route's body cap (the signed routes keep 16 KiB).
+    /// The route's body cap (the signed routes: 64 KiB on `send`, 16 KiB on the others).
     static let maxBodyBytes = 64 * 1024
 
     private let lanes: HapiPushLanes

@@ -3,8 +3,8 @@ import PushgateHTTP
 import PushgateProviders
 import Synchronization
 
-/// The relay's FCM clients: one per service account it sends with — its project and client
-/// email, the FCM origin and the token URI — shared by every lane that uses that account (hapi's
+/// The relay's FCM clients: one per service account it sends with — its project, client email
+/// and key, the FCM origin, the token URI and the extra CA — shared by every lane that uses that account (hapi's
 /// Android lane, the gateway's, the signed routes' Android tokens), so the lanes share one HTTP/2 pool and one cached access token
 /// (docs/relay.md, "FCM"). A lane holds a ``Lease``; a client closes when the last lease on it ends.
 final class RelayFCMClients: Sendable {
@@ -12,8 +12,12 @@ final class RelayFCMClients: Sendable {
     fileprivate struct Account: Hashable {
         let projectId: String
         let clientEmail: String
+        /// Two key files of one account are two clients: each signs with its own key.
+        let privateKeyId: String?
         let origin: HTTP2Origin
         let tokenURI: String
+        /// A lane trusting another CA must not get a connection made with this one.
+        let extraCAFile: String?
     }
 
     /// One lane's use of a shared client; ended once, at the lane's shutdown.
@@ -41,7 +45,8 @@ final class RelayFCMClients: Sendable {
         let configuration = FCMConfiguration(account: settings.account, origin: settings.origin, tokenURI: settings.tokenURI,
                                              extraCAFile: settings.extraCAFile)
         let account = Account(projectId: settings.account.projectId, clientEmail: settings.account.clientEmail,
-                              origin: configuration.origin, tokenURI: configuration.tokenURI)
+                              privateKeyId: settings.account.privateKeyId, origin: configuration.origin,
+                              tokenURI: configuration.tokenURI, extraCAFile: settings.extraCAFile)
         let client = try shared.withLock { shared in
             if let existing = shared[account] {
                 shared[account]?.leases += 1

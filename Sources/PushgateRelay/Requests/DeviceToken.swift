@@ -15,11 +15,15 @@ enum DeviceToken {
     /// An FCM registration token on the signed routes: 32 to 512 characters of `[A-Za-z0-9_:.-]`,
     /// stored as given (docs/relay.md "Android tokens"). Every APNs token is one too.
     static func isValidFCM(_ token: String) -> Bool {
-        let utf8 = token.utf8
-        guard (32...512).contains(utf8.count) else { return false }
-        return utf8.allSatisfy {
-            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
-                || $0 == 0x5F || $0 == 0x3A || $0 == 0x2E || $0 == 0x2D
+        (32...512).contains(token.utf8.count) && token.utf8.allSatisfy(isFCMTokenByte)
+    }
+
+    /// `[A-Za-z0-9_:.-]`, the alphabet of FCM registration tokens (the gateway's too).
+    static func isFCMTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"): true
+        default: false
         }
     }
 

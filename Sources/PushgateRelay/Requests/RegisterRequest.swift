@@ -3,14 +3,15 @@ import PushgateCore
 /// A register or unregister request, for alert or Live Activity tokens.
 ///
 /// - Important: docs/relay.md "Register and unregister" — `platform` is checked first (`android`
-///   on a Live Activity route → 400 `unsupported_platform`; on the alert routes of a relay without
-///   an Android account → 501), then `kind` on the Live Activity routes, then the token by its platform.
+///   on a Live Activity route → 400 `unsupported_platform`; a register on a relay without an
+///   Android account → 501), then `kind` on the Live Activity routes, then the token by its platform.
 struct RegisterRequest {
     let token: String
     let platform: String
     let proof: SignedProof
 
-    /// `servesAndroid`: the relay has the signed routes' Android account (else `android` is 501).
+    /// `servesAndroid`: the relay has the signed routes' Android account, or the request is an
+    /// unregister (else `android` is 501).
     init(_ fields: FieldReader, liveActivity: Bool, servesAndroid: Bool, keys: PublicKeyCache) throws(RelayError) {
         // A missing platform means iOS; it is signed either way.
         let platform = try fields.relay({ try $0.optionalString("platform") }) ?? "ios"
@@ -27,9 +28,16 @@ struct RegisterRequest {
         proof = try SignedProof(fields, keys: keys)
     }
 
+    /// Whether a send's signed message `ts.tokens.title` is also a register-family message
+    /// `ts.token.` + suffix: it ends with `.` and a suffix. The suffix may begin in the title or
+    /// in the last token (an FCM token may contain `.`), so the whole message is looked at.
+    static func collides(withSend message: String) -> Bool {
+        signedSuffixes.contains { message.hasSuffix("." + $0) }
+    }
+
     /// The endings of every register-family signed message (`ts.token.` + suffix). A send whose
-    /// title is one of them, or ends with `.` and one, would sign the same bytes as a register,
-    /// so such sends are refused (docs/security.md, M3).
+    /// signed message ends with `.` and one would sign the same bytes as a register, so such
+    /// sends are refused (docs/security.md, M3).
     /// Read off the builders themselves, so a new register message cannot be left out.
     static let signedSuffixes: [String] = {
         let prefix = "0.t."

@@ -19,7 +19,7 @@ public struct RelayError: Error, Sendable, Equatable {
     public static let unsupportedPlatform = RelayError(status: 400, code: "unsupported_platform")
     /// An `android` register on a relay without the signed routes' Android account.
     public static let androidNotConfigured = RelayError(status: 501, code: "unsupported_platform",
-                                                        setting: "PUSHGATE_RELAY_ANDROID_FCM_SERVICE_ACCOUNT_PATH")
+                                                        setting: AndroidAlertSettings.accountSetting)
     public static let timestamp = RelayError(status: 401, code: "timestamp")
     public static let invalidSignature = RelayError(status: 401, code: "invalid_signature")
     public static let replay = RelayError(status: 401, code: "replay")

@@ -60,7 +60,7 @@ final class FCMAndroidAlertLane: AndroidAlertLane {
         guard last == Int64.min || now - last >= 60_000,
               lastMismatchLogMs.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else { return }
         logger.error("FCM answers SENDER_ID_MISMATCH: the Android tokens were made for another Firebase project; "
-            + "check PUSHGATE_RELAY_ANDROID_FCM_SERVICE_ACCOUNT_PATH (logged at most once a minute)")
+            + "check \(AndroidAlertSettings.accountSetting) (logged at most once a minute)")
     }
 
     func shutdown() async { await fcm.end() }

@@ -102,7 +102,9 @@ public final class RelayService: Sendable {
 
     private func register(route: RelayRoute, body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
         let liveActivity = route == .registerLiveActivityToken || route == .unregisterLiveActivityToken
-        let request = try RegisterRequest(.relayBody(body), liveActivity: liveActivity, servesAndroid: android != nil, keys: keys)
+        // An Android binding made while the relay had its account can always be removed.
+        let request = try RegisterRequest(.relayBody(body), liveActivity: liveActivity,
+                                          servesAndroid: android != nil || route == .unregisterToken, keys: keys)
         let now = clock.nowMilliseconds
         try request.proof.verify(message: request.signedMessage(route: route), nowMs: now, skewMs: configuration.timestampSkewMs)
         let replayKey = request.proof.replayKey(skewMs: configuration.timestampSkewMs)
@@ -164,10 +166,8 @@ public final class RelayService: Sendable {
     private func send(body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
         let startedAtMs = retry.clock.nowMilliseconds
         let request = try SendRequest(.relayBody(body), keys: keys)
-        // Such a title makes the signed message one of a register route's (docs/security.md, M3).
-        guard !RegisterRequest.signedSuffixes.contains(where: { request.title == $0 || request.title.hasSuffix("." + $0) }) else {
-            throw .invalidRequest
-        }
+        // Such a send signs the bytes of a register route's message (docs/security.md, M3).
+        guard !RegisterRequest.collides(withSend: request.signedMessage) else { throw .invalidRequest }
         guard let payload = APNsPayload.alert(title: request.title, body: request.body, badge: request.badge,
                                               threadId: request.collapseId, data: request.data)
         else { throw .invalidRequest }
@@ -186,11 +186,15 @@ public final class RelayService: Sendable {
                     await channel.deliver(notification, environment: request.environment)
                 }
             }
-            // Bound while the relay had an Android account, sent after it was removed.
-            guard let android else { throw RelayError.unsupportedPlatform }
+            guard let android else {
+                // Bound while the relay had an Android account, sent after it was removed.
+                return ProviderPush(attemptTimeoutMs: 0, replacesDuplicates: false) {
+                    .transient(reason: TokenResultReason.androidUnconfigured, failure: .rejected)
+                }
+            }
             let message = FCMMessage.alert(token: token, title: request.title, body: request.body, data: request.data,
                                            collapseId: request.collapseId, badge: request.badge,
-                                           channelId: androidSettings?.channelId ?? "default",
+                                           channelId: androidSettings?.channelId ?? AndroidAlertSettings.defaultChannelId,
                                            packageName: androidSettings?.fcm.packageName, ttlSeconds: ttlSeconds)
             return ProviderPush(attemptTimeoutMs: android.requestTimeoutMilliseconds, replacesDuplicates: replacesDuplicates) {
                 await android.deliver(message)

@@ -18,8 +18,12 @@ enum TokenResultReason: String, Sendable {
     /// `SENDER_ID_MISMATCH`, the relay's Android account.
     static let refusedProviderReasons: Set<String> = [
         "BadCollapseId", "BadExpirationDate", "BadMessageId", "BadPriority", "DuplicateHeaders", "InvalidPushType",
-        "PayloadEmpty", "PayloadTooLarge", "HTTP 413", "INVALID_ARGUMENT", "SENDER_ID_MISMATCH",
+        "PayloadEmpty", "PayloadTooLarge", "HTTP 413", "INVALID_ARGUMENT", "SENDER_ID_MISMATCH", androidUnconfigured,
     ]
+
+    /// The reason of a push to a token bound as Android on a relay that no longer has its
+    /// Android account: nothing to send it with.
+    static let androidUnconfigured = "android_unconfigured"
 
     /// The row's `retryable`: whether the host may send the same push again (after registering
     /// the token again, for `not_bound`).

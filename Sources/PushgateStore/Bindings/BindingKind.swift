@@ -1,5 +1,5 @@
 /// Which kind of device token a binding is for. Kinds never mix: the same token string
-/// bound as both kinds is two independent tokens.
+/// bound as two kinds is two independent tokens.
 ///
 /// - Important: an alert send must never reach a Live Activity token and the reverse
 ///   (relay-protocol.md §3, §10 line 24).

@@ -5,7 +5,7 @@
 public struct BindingPolicy: Sendable, Equatable {
     /// Distinct (token, kind) pairs the store may hold (`MAX_TOKENS`, a storage guard).
     public var maxTokens: Int
-    /// Tokens one `serverId` may hold, both kinds together (`MAX_TOKENS_PER_HOST`).
+    /// Tokens one `serverId` may hold, every kind together (`MAX_TOKENS_PER_HOST`).
     public var maxTokensPerHost: Int
     /// A binding refreshed within this long is never evicted (`BINDING_PROTECT_HOURS`).
     public var protectMs: Int64

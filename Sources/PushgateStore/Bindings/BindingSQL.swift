@@ -48,7 +48,7 @@ enum BindingSQL {
         SELECT token || ' ' || kind || ' ' || server_id || ' ' || registered_at FROM bindings
         WHERE (token, kind, server_id) > (?1, ?2, ?3) ORDER BY token, kind, server_id LIMIT ?4
         """
-    /// Every binding of token `?1`, both kinds, as `kind server_id registered_at`.
+    /// Every binding of token `?1`, every kind, as `kind server_id registered_at`.
     static let listToken = "SELECT kind || ' ' || server_id || ' ' || registered_at FROM bindings WHERE token = ?1 ORDER BY kind, server_id"
 
     /// List sizes of ``lookup(slots:)``: a few fixed sizes keep the statement cache small.

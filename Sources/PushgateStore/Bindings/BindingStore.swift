@@ -42,10 +42,10 @@ public protocol BindingStore: Sendable {
     @discardableResult
     func sweep(nowMs: Int64) async throws -> Int
 
-    /// Every binding of `token`, both kinds (the operator's `bindings` command).
+    /// Every binding of `token`, every kind (the operator's `bindings` command).
     func bindings(of token: String) async throws -> [BindingRecord]
 
-    /// Deletes every binding of `token`, both kinds; returns how many.
+    /// Deletes every binding of `token`, every kind; returns how many.
     func clear(token: String) async throws -> Int
 
     /// Finishes accepted writes, then releases the store; later calls throw.

@@ -89,7 +89,7 @@ enum BindingTables {
         Int(try connection.integer(BindingSQL.readTokenCount, []) ?? 0)
     }
 
-    /// Every binding of `token`, both kinds.
+    /// Every binding of `token`, every kind.
     static func bindings(of token: String, on connection: some StoreConnection) throws -> [BindingRecord] {
         try connection.texts(BindingSQL.listToken, [.text(token)]).compactMap { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
@@ -119,7 +119,7 @@ enum BindingTables {
         return (rows.count < limit ? nil : last, removed)
     }
 
-    /// Deletes every binding of `token`, both kinds, and its day of admissions (the operator's
+    /// Deletes every binding of `token`, every kind, and its day of admissions (the operator's
     /// reset); returns how many bindings.
     static func clear(_ token: String, on connection: some StoreConnection) throws -> Int {
         try connection.run(BindingSQL.forgetAdmissions, [.text(token)])

@@ -102,6 +102,23 @@ import PushgateTestSupport
         try await relay.stop()
     }
 
+    /// M3 with a dotted token: a send of token `R.android` titled `unregister` signs the bytes of
+    /// an unregister of `R` (an FCM token may contain `.`): such sends are refused like the
+    /// title-only ones, and nothing is delivered.
+    @Test func aSendWhoseSuffixBeginsInADottedTokenIsRefused() async throws {
+        let relay = try await RelayUnderAttack()
+        let host = SigningHost(), token = TestToken.make()
+        try await blocking { () throws in
+            #expect(try relay.post("register-token", host.register(token, at: relay.nowMs)).status == 200)
+            for (tail, title) in [(".android", "unregister"), (".ios", "liveactivity"), (".ios", "unregister"), ("", "x.ios")] {
+                let reply = try relay.post("send", host.send([token + tail], title: title, at: relay.nowMs))
+                #expect(reply.status == 400 && reply.errorCode == "invalid_request", "\(tail) + \(title)")
+            }
+        }
+        #expect(relay.delivered(token) == 0)
+        try await relay.stop()
+    }
+
     /// H2: one key binding tokens without end, one address adding tokens without end, and the
     /// whole table filling: each is stopped, and the host's existing token keeps working.
     @Test func theTokenTableCannotBeFilledByOneKeyOneAddressOrEveryone() async throws {
