@@ -94,26 +94,15 @@ import Testing
     /// `--dry-run` accepts Android registrations and writes Android deliveries beside iOS ones,
     /// every token redacted.
     @Test func dryRunWritesAndroidDeliveriesLikeIOSOnes() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("android-dry-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let log = directory.appendingPathComponent("deliveries.jsonl").path
-        let configuration = try RelayConfiguration(arguments: ["--dry-run", "--dry-run-log", log, "--port", "0", "--metrics-listen", "off",
-                                                              "--database-path", directory.appendingPathComponent("r.sqlite").path],
-                                                   environment: [:])
-        let logger = Logger(component: "relay", minimumLevel: .error)
-        let relay = try await RelayServer(configuration: configuration, channel: configuration.makeChannel(clock: SystemClock(), logger: logger),
-                                          scheduler: ManualScheduler(clock: ManualClock(milliseconds: SystemClock().nowMilliseconds)),
-                                          logger: logger)
-        let chain = AndroidChain.Endpoint(port: UInt16(relay.port))
+        let dryRun = try await DryRunRelay.start()
+        let chain = AndroidChain.Endpoint(port: dryRun.port)
         let host = OpenChamberHost(key: P256PrivateKey())
         let iosToken = TestToken.make(), androidToken = AndroidChain.fcmToken()
         #expect(try await chain.post("/v1/push/register-token", host.register(iosToken, platform: "ios")).status == 200)
         #expect(try await chain.post("/v1/push/register-token", host.register(androidToken, platform: "android")).status == 200)
         let sent = try await chain.post("/v1/push/send", host.send(tokens: [iosToken, androidToken], title: "Agent finished"))
         #expect(sent.json == #"{"results":[{"token":"\#(iosToken)","ok":true},{"token":"\#(androidToken)","ok":true}]}"#)
-        await relay.shutdown(graceSeconds: 1)
-        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let text = try await dryRun.stop()
         #expect(!text.contains(androidToken) && !text.contains(iosToken))
         let lines = try text.split(separator: "\n").map { try JSONValue.parse(String($0)) }
         #expect(Set(lines.compactMap { $0["token"]?.stringValue }) == [Redact.token(iosToken), Redact.token(androidToken)])

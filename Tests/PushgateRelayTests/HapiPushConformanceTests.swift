@@ -249,28 +249,18 @@ import PushgateTestSupport
     }
 
     @Test func dryRunAcceptsBothPlatformsAndWritesLinesWithoutTheEnvelope() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hapi-dry-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let log = directory.appendingPathComponent("deliveries.jsonl").path
-        let configuration = try RelayConfiguration(arguments: ["--dry-run", "--dry-run-log", log, "--port", "0", "--metrics-listen", "off",
-                                                              "--database-path", directory.appendingPathComponent("r.sqlite").path],
-                                                   environment: [:])
-        let logger = Logger(component: "relay", minimumLevel: .error)
-        let relay = try await RelayServer(configuration: configuration, channel: configuration.makeChannel(clock: SystemClock(), logger: logger),
-                                          scheduler: ManualScheduler(clock: ManualClock()), logger: logger)
+        let dryRun = try await DryRunRelay.start()
         let token = TestToken.make()
         let envelope = HapiPushHarness.envelope(96)
         for body in [HapiPushHarness.body(token: token, envelope: envelope), HapiPushHarness.body(platform: "android", token: "fcm", envelope: envelope, collapseId: nil, priority: 5)] {
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(relay.port)/v1/push")!)
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(dryRun.port)/v1/push")!)
             request.httpMethod = "POST"
             request.httpBody = Data(body)
             let (data, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(try JSONValue.parse(Array(data)) == Self.ok)
         }
-        await relay.shutdown(graceSeconds: 1)
-        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let text = try await dryRun.stop()
         #expect(!text.contains(envelope))
         let lines = try text.split(separator: "\n").map { try JSONValue.parse(String($0)) }
         #expect(lines == [

@@ -1,0 +1,35 @@
+import Foundation
+import PushgateCore
+import PushgateRelay
+import PushgateTesting
+
+/// A relay in this process with `--dry-run`: every delivery is written to a log in a directory
+/// of its own instead of reaching a provider.
+struct DryRunRelay {
+    let relay: RelayServer
+    let directory: URL
+    var logPath: String { directory.appendingPathComponent("deliveries.jsonl").path }
+    var port: UInt16 { relay.port }
+
+    static func start() async throws -> DryRunRelay {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dry-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let log = directory.appendingPathComponent("deliveries.jsonl").path
+        let configuration = try RelayConfiguration(arguments: ["--dry-run", "--dry-run-log", log, "--port", "0", "--metrics-listen", "off",
+                                                              "--database-path", directory.appendingPathComponent("r.sqlite").path],
+                                                   environment: [:])
+        let logger = Logger(component: "relay", minimumLevel: .error)
+        // The signed routes check `ts` against this clock.
+        let relay = try await RelayServer(configuration: configuration, channel: configuration.makeChannel(clock: SystemClock(), logger: logger),
+                                          scheduler: ManualScheduler(clock: ManualClock(milliseconds: SystemClock().nowMilliseconds)),
+                                          logger: logger)
+        return DryRunRelay(relay: relay, directory: directory)
+    }
+
+    /// Stops the relay and returns the log it wrote; the directory goes.
+    func stop() async throws -> String {
+        await relay.shutdown(graceSeconds: 1)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try String(contentsOfFile: logPath, encoding: .utf8)
+    }
+}
