@@ -6,7 +6,7 @@ import Testing
 
 /// What the store answers from memory: the badge set, whose new tags are written at once or,
 /// in a burst, together once ``HostStore/badgeWriteDelayMs`` has passed since the last write
-/// (host.md §4, docs/host.md "Store"); and the alert tokens, read again after this store's
+/// (docs/host.md "Store"); and the alert tokens, read again after this store's
 /// writes at once and after another process's within ``HostStore/alertTokenCacheMs``.
 @Suite struct StoreWriteBehindTests {
     private let home = TemporaryHome()

@@ -6,8 +6,8 @@ import PushgateProviders
 /// build (``FCMMessage/alert(token:title:body:data:collapseId:badge:channelId:packageName:ttlSeconds:)``).
 ///
 /// - Important: docs/host.md "Android alert tokens" — `UNREGISTERED`, and `INVALID_ARGUMENT`
-///   naming `message.token`, delete the token (hapi-path.md §8, dead-token rules); every other
-///   failure keeps it, and a passing one goes to the outbox.
+///   naming `message.token`, delete the token (``FCMResponseClassifier``'s dead-token rules);
+///   every other failure keeps it, and a passing one goes to the outbox.
 public struct DirectFCMAlertTransport: AlertTransport {
     /// The most sends in flight at once.
     static let concurrency = 16

@@ -38,7 +38,7 @@ public struct HapiSettings: Sendable, Equatable {
         self.fcmCAFile = fcmCAFile
     }
 
-    /// The host's deadline for each FCM OAuth exchange and send (hapi-path.md §8).
+    /// The host's deadline for each FCM OAuth exchange and send (docs/hapi.md "Transports and settings").
     static let fcmTimeoutMilliseconds: Int64 = 10_000
 
     /// An FCM client for `account` on these endpoints (Google's unless a test points them at a

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// One FCM HTTP v1 message for one registration token: the `message` object.
 ///
-/// - Important: hapi-path.md §8 — hapi's messages are data only: never a `notification` block
+/// - Important: docs/relay.md "`POST /v1/push`: the hapi route" — hapi's messages are data only: never a `notification` block
 ///   (Android would not hand a background message to the app) and never a `collapse_key`.
 ///   Alerts of the signed routes are notification messages (``alert(token:title:body:data:collapseId:badge:channelId:packageName:ttlSeconds:)``).
 public struct FCMMessage: Sendable, Equatable {

@@ -12,7 +12,7 @@ import PushgateTesting
 /// directly. With an Android mode, a fake FCM serves the host's direct FCM lane or the started
 /// relay's Android lane; with `androidAlert` `direct` it serves the host's Android alert tokens,
 /// with `relay` those of the relay it starts.
-/// The host's API listens on loopback; a recording web fallback sees the hapi-path.md §10 gate's branch.
+/// The host's API listens on loopback; a recording web fallback sees the branch of docs/hapi.md "Web Push gate and the dispatch result".
 final class HostHarness: Sendable {
     static let bundleId = "dev.pushgate.tests"
 
@@ -34,7 +34,7 @@ final class HostHarness: Sendable {
 
     /// `mode` `relay` starts a relay unless `relayURL` names one (a stub); `apns` points the
     /// host's direct client at the fake. `android`, when given, is the hapi path's Android mode
-    /// (hapi-path.md §6); `androidAlert` the Android alert tokens' mode (docs/host.md).
+    /// (docs/hapi.md "Transports and settings"); `androidAlert` the Android alert tokens' mode (docs/host.md).
     /// `hostEnvironment` adds host settings, `relaySettings` relay ones (names without the
     /// prefix); `home` reuses a host home.
     init(mode: IOSPushMode = .relay, android: String? = nil, androidAlert: AndroidAlertPushMode? = nil,
