@@ -175,7 +175,9 @@ struct AndroidChain {
     let fcm: FakeFCM
     let directory: URL
 
-    static func start() async throws -> AndroidChain {
+    /// `settings` are laid over the relay's environment; `androidAccount: false` leaves the
+    /// `ANDROID_FCM_*` settings out, as an operator who removed the account would.
+    static func start(settings: [String: String] = [:], androidAccount: Bool = true) async throws -> AndroidChain {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("android-\(UUID().uuidString)")
         let apns = try FakeAPNsFixture(clock: SystemClock(), directory: directory.path)
         let fcm = try FakeFCMFixture(account: try HapiPushHarness.serviceAccountObject(), clock: SystemClock(),
@@ -183,11 +185,14 @@ struct AndroidChain {
         var environment = try apns.relayEnvironment(bundleId: "dev.pushgate.android-test",
                                                     databasePath: directory.appendingPathComponent("relay.sqlite").path)
         // The fixture names hapi's account; the signed routes' Android account is another setting.
-        for (name, value) in fcm.relayEnvironment {
-            environment[name.replacingOccurrences(of: "PUSHGATE_RELAY_FCM_", with: "PUSHGATE_RELAY_ANDROID_FCM_")] = value
+        if androidAccount {
+            for (name, value) in fcm.relayEnvironment {
+                environment[name.replacingOccurrences(of: "PUSHGATE_RELAY_FCM_", with: "PUSHGATE_RELAY_ANDROID_FCM_")] = value
+            }
         }
         environment["PUSHGATE_RELAY_REGISTER_LIMIT_PER_MINUTE"] = "1000"
         environment["PUSHGATE_LOG_LEVEL"] = "warning"
+        environment.merge(settings) { $1 }
         let relay = try RelayProcess(environment: environment)
         guard let port = try await blocking({ relay.port() }) else {
             throw RelayStartFailure(stderr: try await blocking { relay.exitStatus().stderr })
