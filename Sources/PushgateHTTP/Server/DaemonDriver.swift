@@ -10,8 +10,8 @@ import Glibc
 /// connection calls ``wake()`` so the loop runs it.
 ///
 /// `@unchecked Sendable`: `daemon` and `sweep` are set once by ``attach(_:sweepEvery:sweep:)``
-/// before the loop can see this driver; `timer`, `nextSweep` and `detached` are used only on the
-/// loop thread.
+/// before the loop can see this driver (``detach()`` clears `sweep` on the loop thread); `timer`,
+/// `nextSweep` and `detached` are used only on the loop thread.
 final class DaemonDriver: @unchecked Sendable {
     /// The most `MHD_run` calls in a row while the daemon still has ready connections; then the
     /// loop's other descriptors get their turn first.
@@ -61,6 +61,9 @@ final class DaemonDriver: @unchecked Sendable {
     func detach() {
         loop.executeAndWait { [self] in
             detached = true
+            // The sweep holds the server's core, whose resume hook holds this driver: without
+            // this the two keep each other, and all the server's routes, alive.
+            sweep = nil
             loop.unwatch(epollDescriptor)
             loop.unwatch(timer.descriptor)
         }
