@@ -7,7 +7,8 @@ import PushgateTestSupport
 /// Direct FCM (`androidPushMode` `fcm`): the operator's own project gets the readable payload as
 /// data; host ↔ fake FCM over loopback, with the OAuth exchange verified by the fake.
 @Suite(.hangLimit(.minutes(1))) struct HapiDirectFCMTests {
-    static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude")])
+    // Computed, not stored: LeakSanitizer cannot follow a static JSON value's tagged pointers (docs/architecture.md, "Sanitizers").
+    static var ready: JSONObject { JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude")]) }
 
     @Test func phoneAndWearRowsGetDataOnlyMessages() async throws {
         let harness = try await HostHarness(hapi: .off, android: "fcm")

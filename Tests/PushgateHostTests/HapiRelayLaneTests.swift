@@ -6,7 +6,8 @@ import PushgateTestSupport
 /// The relay lanes of the fan-out against a scripted relay on loopback: which rows each lane
 /// targets, what it posts, and modes that must send nothing (hapi-path.md §6, §11 lines 23–24).
 @Suite(.hangLimit(.minutes(1))) struct HapiRelayLaneTests {
-    static let ready = JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude")])
+    // Computed, not stored: LeakSanitizer cannot follow a static JSON value's tagged pointers (docs/architecture.md, "Sanitizers").
+    static var ready: JSONObject { JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude")]) }
 
     @Test func androidRelayTargetsKeyedPhonesOnlyAndIOSCarriesTheCollapseId() async throws {
         let relay = try HapiScriptedRelay()
