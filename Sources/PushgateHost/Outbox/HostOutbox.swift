@@ -81,7 +81,7 @@ public final class HostOutbox: Sendable {
         if let due = entries.map(\.nextAttemptAtMs).min() { arm(at: due) }
     }
 
-    /// Cancels the timer and waits for the round under way.
+    /// Cancels the timer, waits for the round under way and lets go of the senders.
     public func stop() async {
         let round = state.withLock { state -> Task<Void, Never>? in
             state.stopped = true
@@ -90,6 +90,8 @@ public final class HostOutbox: Sendable {
             return state.round
         }
         await round?.value
+        // A sender holds this outbox (its failures become entries): kept, the two keep each other.
+        senders.withLock { $0.removeAll() }
     }
 
     /// Waits for the round under way, if any, and those it chains (for tests on a manual clock).
