@@ -18,6 +18,8 @@ actor DeliveryChain {
     let client: HostClient
     /// The host's deliberate restarts, which the hub rides out.
     let hostRestarts = HostRestartGate()
+    /// The posts the hub has sent.
+    let postsSent = PostsSent()
     private(set) var host: ServerProcess
     private(set) var fake: ServerProcess
     private(set) var relay: ServerProcess
@@ -88,7 +90,7 @@ actor DeliveryChain {
     }
 
     /// The hub that posts to this chain's host.
-    var hub: Hub { Hub(client: client, restarts: hostRestarts) }
+    var hub: Hub { Hub(client: client, restarts: hostRestarts, sent: postsSent) }
 
     /// Sends `signal` to the fake APNs (SIGUSR1 drops its connections; SIGSTOP, SIGCONT).
     func signalFake(_ signal: Int32) { fake.child.signal(signal) }
@@ -108,6 +110,9 @@ actor DeliveryChain {
         try await PushChainProcesses.kill(relay)
         relay = try await Self.processes.startRelay(relayEnvironment, port: relay.port, logFile: relay.logFile)
     }
+
+    /// Stops the host (SIGSTOP): it answers nothing until ``restartHost()`` kills it.
+    func freezeHost() { host.child.signal(SIGSTOP) }
 
     /// Kills the host (SIGKILL) and starts it again at once on the same port and home; the hub
     /// posts again what the killed host left unanswered (``HostRestartGate``).

@@ -3,6 +3,7 @@ import PushgateCore
 import PushgateTesting
 import Testing
 import PushgateTestSupport
+import Synchronization
 
 /// host → relay → fake APNs, the real binaries, under one provider, relay, database or host
 /// fault each (docs/performance.md, "faults"). One row per scenario; every scenario must lose
@@ -59,14 +60,20 @@ import PushgateTestSupport
     }
 
     /// Killed while its outbox holds pushes (a third of the devices answered their first push
-    /// 429 with a Retry-After longer than a burst's first third): the restarted host sends them,
-    /// and the hub posts again what the killed host left unanswered.
+    /// 429 with a Retry-After longer than a burst's first third) and while the hub waits for an
+    /// answer: the host is frozen, and killed once a post went out to it. The restarted host
+    /// sends what its outbox holds, and the hub posts again what the killed host left unanswered.
     @Test func hostKilledAndRestarted() async throws {
         try await FaultScenario(name: "host kill -9 with pushes in its outbox, restarted",
                                 script: FakeScripts.tooManyRequestsOnce(retryAfter: 5, everyNth: 3), expectsReposts: true, fault: { chain in
-            BurstFault(begin: {
+            let postsBeforeFreezing = Mutex(0)
+            return BurstFault(begin: {
                 let outbox = try await chain.client.status()["outbox"]
                 #expect((outbox?["depth"]?.int64Value ?? 0) > 0, "nothing in the outbox when the host was killed: \(outbox?.serialized() ?? "none")")
+                postsBeforeFreezing.withLock { $0 = chain.postsSent.count }
+                await chain.freezeHost()
+            }, end: {
+                await chain.postsSent.wait(beyond: postsBeforeFreezing.withLock { $0 })
                 try await chain.restartHost()
             })
         }).run()

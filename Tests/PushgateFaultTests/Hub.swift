@@ -20,12 +20,14 @@ struct Hub: Sendable {
 
     let client: HostClient
     let restarts: HostRestartGate
+    let sent: PostsSent
 
     func post(_ event: FaultEvent) async throws -> Outcome {
         var schedule = HubRepostSchedule()
         var reposts = 0
         while true {
             let generation = restarts.current
+            sent.note()
             let answer: HostClient.Answer
             do {
                 answer = try await client.post(event)
