@@ -6,15 +6,19 @@ public enum APNsPayload {
     /// The largest payload APNs accepts for alert and Live Activity pushes.
     public static let maxBytes = 4_096
 
-    /// `{"aps":{"alert":{"title","body"?},"sound":"default","mutable-content":1,"badge"?,"thread-id"?}, …data}`
-    /// with `data` entries at the top level; `nil` when it would exceed ``maxBytes``.
+    /// `{"aps":{"alert":{"title","body"?},"sound":"default","mutable-content":1,"badge"?,"thread-id"?,
+    /// "interruption-level"?,"relevance-score"?,"category"?}, …data}` with `data` entries at the
+    /// top level; `nil` when it would exceed ``maxBytes``. A `passive` alert plays no sound.
     public static func alert(title: String, body: String?, badge: Int64?, threadId: String?,
-                             data: [(key: String, value: String)]) -> [UInt8]? {
+                             data: [(key: String, value: String)], attention: AlertAttention = .none) -> [UInt8]? {
         var alert = JSONObject([("title", .string(title))])
         if let body { alert["body"] = .string(body) }
-        var aps = JSONObject([("alert", .object(alert)), ("sound", "default"), ("mutable-content", 1)])
+        var aps = JSONObject([("alert", .object(alert))])
+        if attention.level != .passive { aps["sound"] = "default" }
+        aps["mutable-content"] = 1
         if let badge { aps["badge"] = .integer(badge) }
         if let threadId { aps["thread-id"] = .string(threadId) }
+        for (key, value) in attention.apsMembers { aps[key] = value }
         var root = JSONObject([("aps", .object(aps))])
         for (key, value) in data where key != "aps" { root[key] = .string(value) }
         return bounded(JSONValue.object(root).serializedBytes())
@@ -29,6 +33,17 @@ public enum APNsPayload {
         if event == "end", let dismissalDate { aps["dismissal-date"] = .integer(dismissalDate) }
         if event == "update", let staleDate { aps["stale-date"] = .integer(staleDate) }
         return bounded(JSONValue.object(JSONObject([("aps", .object(aps))])).serializedBytes())
+    }
+
+    /// A background push that tells the app which delivered notifications to remove:
+    /// `{"aps":{"content-available":1},"dismiss":{"collapseIds":[…]}}` (docs/app-integration.md,
+    /// "Dismissal"); `nil` when it would exceed ``maxBytes``.
+    public static func dismissal(collapseIds: [String]) -> [UInt8]? {
+        let root = JSONObject([
+            ("aps", .object(JSONObject([("content-available", 1)]))),
+            ("dismiss", .object(JSONObject([("collapseIds", .array(collapseIds.map(JSONValue.string)))]))),
+        ])
+        return bounded(JSONValue.object(root).serializedBytes())
     }
 
     private static func bounded(_ bytes: [UInt8]) -> [UInt8]? { bytes.count <= maxBytes ? bytes : nil }

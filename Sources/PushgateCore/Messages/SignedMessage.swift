@@ -24,6 +24,11 @@ public enum SignedMessage {
         "\(ts).\(sortedTokens(tokens)).\(title)"
     }
 
+    /// `POST /v1/push/background` (**extension**): `ts.` + sorted tokens joined by `,` + `.background`.
+    public static func background(ts: Int64, tokens: [String]) -> String {
+        "\(ts).\(sortedTokens(tokens)).background"
+    }
+
     /// `POST /v1/push/live-activity`:
     /// `ts.SORTED.event.status.eventVersion.updatedAt.ENDED.DISMISSAL.STALE`, then
     /// `.TITLE.WORKING.ITEMS` when the content state has a title, working count or items.

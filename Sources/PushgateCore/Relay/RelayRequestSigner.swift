@@ -26,17 +26,28 @@ public struct RelayRequestSigner: Sendable {
                  message: SignedMessage.liveActivityToken(ts: ts, token: token), ts: ts)
     }
 
-    /// `POST /v1/push/send`. `body`, `badge`, `collapseId`, `env` and `data` are not signed.
+    /// `POST /v1/push/send`. `body`, `badge`, `collapseId`, `env`, `data` and the attention
+    /// extension fields (``AlertAttention/sendFields``) are not signed.
     public func send(tokens: [String], title: String, body text: String? = nil, badge: Int64? = nil,
                      collapseId: String? = nil, environment: String? = nil,
-                     data: [(key: String, value: String)] = [], ts: Int64) throws -> [UInt8] {
+                     data: [(key: String, value: String)] = [], attention: AlertAttention = .none, ts: Int64) throws -> [UInt8] {
         var fields: [(String, JSONValue)] = [("tokens", .array(tokens.map(JSONValue.string))), ("title", .string(title))]
         if let text { fields.append(("body", .string(text))) }
         if let badge { fields.append(("badge", .integer(badge))) }
         if let collapseId { fields.append(("collapseId", .string(collapseId))) }
         if let environment { fields.append(("env", .string(environment))) }
         if !data.isEmpty { fields.append(("data", .object(JSONObject(data.map { ($0.key, JSONValue.string($0.value)) })))) }
+        fields += attention.sendFields
         return try body(fields, message: SignedMessage.send(ts: ts, tokens: tokens, title: title), ts: ts)
+    }
+
+    /// `POST /v1/push/background` (**extension**): a silent push that tells the app to remove the
+    /// notifications of `collapseIds`. `collapseIds` and `env` are not signed.
+    public func background(tokens: [String], collapseIds: [String], environment: String? = nil, ts: Int64) throws -> [UInt8] {
+        var fields: [(String, JSONValue)] = [("tokens", .array(tokens.map(JSONValue.string))),
+                                             ("collapseIds", .array(collapseIds.map(JSONValue.string)))]
+        if let environment { fields.append(("env", .string(environment))) }
+        return try body(fields, message: SignedMessage.background(ts: ts, tokens: tokens), ts: ts)
     }
 
     /// `POST /v1/push/live-activity`; `priority` (5 or 10) is the unsigned Pushgate extension.

@@ -3,7 +3,7 @@ import PushgateProviders
 
 /// Delivers alerts to Android (FCM) tokens straight to FCM with the operator's own service
 /// account (`PUSHGATE_ANDROID_ALERT_PUSH=direct`), as the notification message the relay would
-/// build (``FCMMessage/alert(token:title:body:data:collapseId:badge:channelId:packageName:ttlSeconds:)``).
+/// build (``FCMMessage/alert(token:title:body:data:collapseId:badge:channelId:packageName:ttlSeconds:level:timeSensitiveChannelId:)``).
 ///
 /// - Important: docs/host.md "Android alert tokens" — `UNREGISTERED`, and `INVALID_ARGUMENT`
 ///   naming `message.token`, delete the token (``FCMResponseClassifier``'s dead-token rules);

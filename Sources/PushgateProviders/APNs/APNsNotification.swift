@@ -70,6 +70,14 @@ public struct APNsNotification: Sendable, Equatable {
                              priority: priority, expiration: expiration, payload: payload)
     }
 
+    /// A silent background push for the app `bundleId`: push type `background`, priority 5 (APNs
+    /// refuses 10 for it), no collapse id (docs/app-integration.md, "Dismissal").
+    public static func background(deviceToken: String, bundleId: String, payload: [UInt8],
+                                  expiration: Int64 = 0) throws -> APNsNotification {
+        try APNsNotification(deviceToken: deviceToken, topic: bundleId, pushType: .background, priority: 5,
+                             expiration: expiration, payload: payload)
+    }
+
     /// How long APNs and FCM keep trying an offline device by default: an hour, so a phone out of
     /// coverage for a while still gets the push (docs/relay.md "Expiry").
     public static let defaultTTLSeconds = 3_600

@@ -4,7 +4,7 @@ import PushgateCore
 ///
 /// - Important: docs/relay.md "`POST /v1/push`: the hapi route" — hapi's messages are data only: never a `notification` block
 ///   (Android would not hand a background message to the app) and never a `collapse_key`.
-///   Alerts of the signed routes are notification messages (``alert(token:title:body:data:collapseId:badge:channelId:packageName:ttlSeconds:)``).
+///   Alerts of the signed routes are notification messages (``alert(token:title:body:data:collapseId:badge:channelId:packageName:ttlSeconds:level:timeSensitiveChannelId:)``).
 public struct FCMMessage: Sendable, Equatable {
     /// The package a relay's messages are restricted to by default: hapi's Android app.
     public static let defaultRelayPackageName = "run.hapi.companion"
@@ -48,22 +48,47 @@ public struct FCMMessage: Sendable, Equatable {
     /// `android.notification` with `channel_id`, `tag` = `collapseId` (a later push replaces the
     /// banner; never a `collapse_key`, of which FCM keeps only four per device and drops the rest)
     /// and `notification_count` = `badge`; `restricted_package_name` when one is set.
+    /// The attention level sets the priority (docs/app-integration.md, "Android"): a
+    /// time-sensitive alert goes to `timeSensitiveChannelId` (a high-importance channel) with
+    /// `notification_priority` `PRIORITY_HIGH`; a passive one is `android.priority` `NORMAL`
+    /// with `PRIORITY_LOW`; others as before.
     public static func alert(token: String, title: String, body: String?, data: [(key: String, value: String)],
                              collapseId: String?, badge: Int64?, channelId: String, packageName: String?,
-                             ttlSeconds: Int) -> FCMMessage {
+                             ttlSeconds: Int, level: AlertAttention.Level? = nil,
+                             timeSensitiveChannelId: String? = nil) -> FCMMessage {
         var notification = JSONObject([("title", .string(title))])
         if let body { notification["body"] = .string(body) }
-        var androidNotification = JSONObject([("channel_id", .string(channelId))])
+        let channel = level == .timeSensitive ? timeSensitiveChannelId ?? channelId : channelId
+        var androidNotification = JSONObject([("channel_id", .string(channel))])
         if let collapseId { androidNotification["tag"] = .string(collapseId) }
         if let badge { androidNotification["notification_count"] = .integer(badge) }
+        switch level {
+        case .timeSensitive?: androidNotification["notification_priority"] = .string("PRIORITY_HIGH")
+        case .passive?: androidNotification["notification_priority"] = .string("PRIORITY_LOW")
+        default: break
+        }
         var android = JSONObject([
-            ("priority", .string("HIGH")), ("ttl", .string(ttl(ttlSeconds))), ("notification", .object(androidNotification)),
+            ("priority", .string(level == .passive ? "NORMAL" : "HIGH")), ("ttl", .string(ttl(ttlSeconds))),
+            ("notification", .object(androidNotification)),
         ])
         if let packageName { android["restricted_package_name"] = .string(packageName) }
         var message = JSONObject([("token", .string(token)), ("notification", .object(notification))])
         if !data.isEmpty { message["data"] = .object(JSONObject(data.map { ($0.key, JSONValue.string($0.value)) })) }
         message["android"] = .object(android)
         return FCMMessage(token: token, message: message)
+    }
+
+    /// The dismissal of notifications answered elsewhere (docs/app-integration.md, "Dismissal"):
+    /// a data message `{"dismiss_collapse_ids":"id1,id2"}`, `android.priority` `HIGH` so the app
+    /// wakes to remove them, `restricted_package_name` when one is set.
+    public static func dismissal(token: String, collapseIds: [String], packageName: String?, ttlSeconds: Int) -> FCMMessage {
+        var android = JSONObject([("priority", .string("HIGH")), ("ttl", .string(ttl(ttlSeconds)))])
+        if let packageName { android["restricted_package_name"] = .string(packageName) }
+        return FCMMessage(token: token, message: JSONObject([
+            ("token", .string(token)),
+            ("data", .object(JSONObject([("dismiss_collapse_ids", .string(collapseIds.joined(separator: ",")))]))),
+            ("android", .object(android)),
+        ]))
     }
 
     /// `data` keys FCM refuses (400 `INVALID_ARGUMENT`): `from`, `message_type`, `collapse_key`,

@@ -57,9 +57,14 @@ public final class SignedRelayClient: Sendable {
 
     public func send(tokens: [String], title: String, body: String? = nil, badge: Int64? = nil,
                      collapseId: String? = nil, environment: String? = nil,
-                     data: [(key: String, value: String)] = []) async throws -> RelayReply {
+                     data: [(key: String, value: String)] = [], attention: AlertAttention = .none) async throws -> RelayReply {
         try await post("send", signer.send(tokens: tokens, title: title, body: body, badge: badge, collapseId: collapseId,
-                                           environment: environment, data: data, ts: clock.nowMilliseconds))
+                                           environment: environment, data: data, attention: attention, ts: clock.nowMilliseconds))
+    }
+
+    public func background(tokens: [String], collapseIds: [String], environment: String? = nil) async throws -> RelayReply {
+        try await post("background", signer.background(tokens: tokens, collapseIds: collapseIds, environment: environment,
+                                                       ts: clock.nowMilliseconds))
     }
 
     public func liveActivity(_ push: LiveActivityPush, environment: String? = nil, priority: Int? = nil) async throws -> RelayReply {
