@@ -108,8 +108,9 @@ public final class HostService: Sendable {
                                             outbox: outbox, scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
                                             logger: logger)
         dispatcher = AlertDispatcher(store: store, routes: AlertRoutes(ios: transport, android: androidTransport),
-                                     composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled()),
-                                     clock: scheduler.clock, outbox: outbox, logger: logger)
+                                     composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled(),
+                                                             timeSensitive: settings.timeSensitive),
+                                     clock: scheduler.clock, outbox: outbox, dismissMode: settings.dismissMode, logger: logger)
         if let sender = dispatcher.outboxSender { outbox.register(sender, for: .alert) }
         if hapi.fanout.isEnabled { outbox.register(hapi.fanout, for: .hapi) }
         if let liveActivityTransport { outbox.register(LiveActivityEndSender(transport: liveActivityTransport), for: .liveActivityEnd) }
@@ -138,6 +139,12 @@ public final class HostService: Sendable {
         liveActivities.noteAttention(event)
         if event.parentSessionId != nil { return await suppressed(event, .child) }
         if event.system { return await suppressed(event, .system) }
+        if event.type == .resolved {
+            // A prompt still in its debounce window is never sent (docs/host.md, "Dismissal").
+            gate.withLock({ $0 })!.cancelPrompts(sessionId: event.sessionId, requestId: event.requestId)
+            requestDebounce.withLock({ $0 })!.cancel(sessionId: event.sessionId, requestId: event.requestId)
+            return await deliver(event, hubRetries: true)
+        }
         if event.type == .permission || event.type == .question, event.pendingRequests != nil {
             // hapi-path.md §9: a pending-request list debounces on new request ids instead.
             let decision = requestDebounce.withLock({ $0 })!.submit(event)
@@ -201,7 +208,7 @@ public final class HostService: Sendable {
         }
         result.owed = []
         counters.record(result)
-        if let webFallback, owed == nil {
+        if let webFallback, owed == nil, event.type != .resolved {
             let notification = WebFallbackNotification(event: event, payload: payload, namespace: HapiDeviceRoutes.namespace)
             _ = await WebFallbackGate.run(nativeDelivered: result.nativeDelivered, notification: notification,
                                           channel: webFallback, logger: logger)

@@ -26,8 +26,11 @@ import PushgateTestSupport
         #expect(request.header("apns-collapse-id") == "permission-r7")
         #expect(request.header("apns-expiration") == String(harness.clock.nowMilliseconds / 1_000 + 3_600), "an hour by default")
         let eventId = try #require(result["eventId"]?.stringValue)
-        let expected = try #require(APNsPayload.alert(title: "許可が必要です", body: "Deploy", badge: 1, threadId: "permission-r7",
-                                                      data: [("sessionId", "s1"), ("eventId", eventId)]))
+        let expected = """
+            {"aps":{"alert":{"title":"許可が必要です","body":"Deploy"},"sound":"default","mutable-content":1,"badge":1,
+            "thread-id":"permission-r7","interruption-level":"time-sensitive","relevance-score":1,"category":"PUSHGATE_PERMISSION"},
+            "sessionId":"s1","eventId":"\(eventId)","requestId":"r7","kind":"permission","path":"/sessions/s1"}
+            """
         #expect(request.payload == (try JSONValue.parse(expected)))
         let bearer = try #require(request.header("authorization")).dropFirst("bearer ".count)
         let jwt = try #require(JWT.verifyES256(String(bearer), publicKey: harness.apns.key.publicKey))

@@ -28,10 +28,13 @@ import PushgateTestSupport
         let bundled = try NotificationTitles.bundled()
         let fixture = try Fixtures.titles()
         for locale in ["en", "fr", "zh-CN", "zh-TW", "uk", "es", "pt-BR", "ko", "pl", "ja"] {
-            for type in EventType.allCases {
+            // `resolved` is Pushgate's own key ("Answered on desktop"), which the fixture predates.
+            for type in EventType.allCases where type != .resolved {
                 #expect(bundled.title(type.rawValue, locale: locale) == fixture.title(type.rawValue, locale: locale))
             }
+            #expect(bundled.title(EventType.resolved.rawValue, locale: locale) != bundled.title(EventType.update.rawValue, locale: locale))
         }
+        #expect(bundled.title("resolved", locale: "en") == "Answered on desktop")
     }
 
     @Test func bodyIsSessionNameOrTaskNameOrTheSessionWord() throws {
@@ -54,6 +57,8 @@ import PushgateTestSupport
         #expect(batches.map(\.environment) == ["production", "production", "production", "sandbox"])
         #expect(Set(batches.map(\.badge)) == [3])
         #expect(Set(batches.flatMap(\.tokens)).count == 104)
-        #expect(batches[0].data.map(\.key) == ["sessionId", "eventId"])
+        #expect(batches[0].data.map(\.key) == ["sessionId", "eventId", "kind", "path"])
+        #expect(batches[0].data.last?.value == "/sessions/s1")
+        #expect(batches[0].attention == AlertAttention(level: .timeSensitive, relevance: 1, category: "PUSHGATE_QUESTION"))
     }
 }

@@ -1,3 +1,5 @@
+import PushgateCore
+
 /// One content-free alert for up to ``maxTokens`` tokens of one locale and APNs environment
 /// (Android tokens join a batch of their locale whatever its environment: FCM has none).
 public struct AlertBatch: Sendable, Equatable {
@@ -18,7 +20,46 @@ public struct AlertBatch: Sendable, Equatable {
     public var sessionId: String
     /// The event's id (``EventId``).
     public var eventId: String
+    /// The prompt's request id, sent in `data` when it fits a data value.
+    public var requestId: String?
+    /// The event type's wire name (`permission`, `resolved`, …), `data.kind`; nil in outbox
+    /// rows written before it was kept.
+    public var kind: String?
+    /// Level, relevance and category (docs/host.md, "Attention").
+    public var attention: AlertAttention = .none
+    /// Not empty: the batch is no alert but a background push telling the app to remove the
+    /// notifications of these collapse ids (`PUSHGATE_DISMISS_MODE=background`, docs/host.md,
+    /// "Dismissal"); only the tokens and the environment count then.
+    public var dismissCollapseIds: [String] = []
 
-    /// `data` as sent: the session id and the event id, nothing of the event's text.
-    public var data: [(key: String, value: String)] { [("sessionId", sessionId), ("eventId", eventId)] }
+    /// The longest `data` value the relay takes.
+    static let maxDataValueBytes = 256
+
+    /// `data` as sent (docs/app-integration.md, "Data"): identifiers only, nothing of the
+    /// event's text — `sessionId`, `eventId`, `requestId`, `kind`, and `path`, the session's
+    /// page relative to the hub the app paired with (never an absolute URL: `data` is unsigned).
+    /// A request id or path too long for a data value is left out.
+    public var data: [(key: String, value: String)] {
+        var data = [("sessionId", sessionId), ("eventId", eventId)]
+        if let requestId, !requestId.isEmpty, requestId.utf8.count <= Self.maxDataValueBytes { data.append(("requestId", requestId)) }
+        if let kind { data.append(("kind", kind)) }
+        let path = "/sessions/" + Self.pathSegment(sessionId)
+        if path.utf8.count <= Self.maxDataValueBytes { data.append(("path", path)) }
+        return data
+    }
+
+    /// `text` percent-encoded as one path segment (RFC 3986 unreserved characters kept).
+    static func pathSegment(_ text: String) -> String {
+        var segment = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                segment.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                segment += "%" + Hex.encode([byte]).uppercased()
+            }
+        }
+        return segment
+    }
 }

@@ -1,13 +1,27 @@
+import PushgateCore
+
 /// Turns an event and the registered tokens into content-free batches.
 ///
 /// - Important: host.md §5 — title = scenario title in the device's locale, body = trimmed
-///   session name (task name for task types) or the localized `session` word, data = only the
-///   session id and (a Pushgate extension) the event id; one group per (locale, environment), at most 100 tokens per batch, the same
+///   session name (task name for task types) or the localized `session` word, data = identifiers
+///   only (``AlertBatch/data``), level, relevance and category by type; one group per (locale, environment), at most 100 tokens per batch, the same
 ///   badge on every batch; Android tokens get the same title, body and data as iOS tokens of their locale.
 public struct AlertComposer: Sendable {
     public let titles: NotificationTitles
+    /// `PUSHGATE_TIME_SENSITIVE`: when false, time-sensitive alerts go out as `active`.
+    public let timeSensitive: Bool
 
-    public init(titles: NotificationTitles) { self.titles = titles }
+    public init(titles: NotificationTitles, timeSensitive: Bool = true) {
+        self.titles = titles
+        self.timeSensitive = timeSensitive
+    }
+
+    /// The attention of `type`'s alerts under this host's settings.
+    func attention(_ type: EventType) -> AlertAttention {
+        var attention = type.attention
+        if !timeSensitive, attention.level == .timeSensitive { attention.level = .active }
+        return attention
+    }
 
     /// `tokens` grouped by (locale, environment) in the order the groups first appear, iOS
     /// tokens first; an Android token joins the first group of its locale whatever its
@@ -33,6 +47,7 @@ public struct AlertComposer: Sendable {
         }
         for token in tokens where token.platform == .ios { place(token) }
         for token in tokens where token.platform == .android { place(token) }
+        let attention = attention(event.type)
         return order.flatMap { key -> [AlertBatch] in
             let group = groups[key]!
             let title = titles.title(event.type.rawValue, locale: group.locale)
@@ -41,7 +56,29 @@ public struct AlertComposer: Sendable {
                 let slice = Array(group.tokens[start..<min(start + AlertBatch.maxTokens, group.tokens.count)])
                 return AlertBatch(tokens: slice, androidTokens: group.android.isEmpty ? [] : group.android.intersection(slice), title: title, body: body,
                                   badge: badge, tag: tag, environment: group.environment, sessionId: event.sessionId,
-                                  eventId: event.eventId)
+                                  eventId: event.eventId, requestId: event.requestId, kind: event.type.rawValue, attention: attention)
+            }
+        }
+    }
+
+    /// Background dismissals of `collapseIds` for `tokens`: one batch per environment, at most
+    /// 100 tokens each (docs/host.md, "Dismissal").
+    func dismissals(_ collapseIds: [String], tokens: [AlertToken]) -> [AlertBatch] {
+        var groups: [String: [AlertToken]] = [:]
+        var order: [String] = []
+        for token in tokens {
+            // FCM has no environment: an Android token joins the first group.
+            let environment = token.platform == .android ? order.first ?? token.environment : token.environment
+            if groups[environment] == nil { order.append(environment) }
+            groups[environment, default: []].append(token)
+        }
+        return order.flatMap { environment -> [AlertBatch] in
+            let group = groups[environment]!
+            return stride(from: 0, to: group.count, by: AlertBatch.maxTokens).map { start in
+                let slice = group[start..<min(start + AlertBatch.maxTokens, group.count)]
+                return AlertBatch(tokens: slice.map(\.token), androidTokens: Set(slice.filter { $0.platform == .android }.map(\.token)),
+                                  title: "", body: "", badge: 0, tag: "", environment: environment, sessionId: "", eventId: "",
+                                  dismissCollapseIds: collapseIds)
             }
         }
     }

@@ -16,9 +16,13 @@ public final class AlertDispatcher: Sendable {
     /// Outcomes of recent delivery rounds per platform, for the status route.
     let health: [AlertToken.Platform: TransportHealth]
 
+    /// `PUSHGATE_DISMISS_MODE`.
+    private let dismissMode: DismissMode
+
     public init(store: HostStore, routes: AlertRoutes, composer: AlertComposer, clock: any WallClock,
-                outbox: HostOutbox? = nil, logger: Logger) {
+                outbox: HostOutbox? = nil, dismissMode: DismissMode = .banner, logger: Logger) {
         self.store = store
+        self.dismissMode = dismissMode
         health = Dictionary(uniqueKeysWithValues: AlertToken.Platform.allCases.map { ($0, TransportHealth(clock: clock)) })
         self.routes = routes
         self.composer = composer
@@ -40,7 +44,8 @@ public final class AlertDispatcher: Sendable {
     /// sending again; the caller writes them.
     public func dispatch(_ event: HostEvent, only: Set<String>? = nil) async -> DispatchResult {
         do {
-            return try await send(event, only: only)
+            if event.type == .resolved { return try await resolve(event, only: only) }
+            return try await send(event, only: only, tag: NotificationTag.make(for: event), countsInBadge: true)
         } catch {
             // Nothing was sent: the hub is asked to post the event again (503, docs/host.md "Outbox").
             logger.error("dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])
@@ -50,12 +55,45 @@ public final class AlertDispatcher: Sendable {
         }
     }
 
-    private func send(_ event: HostEvent, only: Set<String>?) async throws -> DispatchResult {
-        let tag = NotificationTag.make(for: event)
+    /// Replaces each prompt `event` resolves by a passive alert under its tag, carrying the
+    /// badge without it; with `PUSHGATE_DISMISS_MODE=background`, then a background push listing
+    /// the collapse ids resolved in the last 24 h (docs/host.md, "Dismissal"). A prompt never
+    /// pushed, or resolved before, sends nothing.
+    private func resolve(_ event: HostEvent, only: Set<String>?) async throws -> DispatchResult {
+        let resolution = try await store.resolvePrompts(sessionId: event.sessionId, requestId: event.requestId, eventId: event.eventId)
+        var result = DispatchResult(eventId: event.eventId, badge: resolution.badge)
+        for tag in resolution.tags {
+            let replaced = try await send(event, only: only, tag: tag, countsInBadge: false)
+            result.accepted += replaced.accepted
+            result.failed += replaced.failed
+            result.dropped += replaced.dropped
+            result.owed += replaced.owed
+        }
+        if dismissMode == .background, !resolution.tags.isEmpty {
+            await dismiss(resolution.recentlyResolved, only: only)
+        }
+        return result
+    }
+
+    /// The background dismissal: best effort, never queued — the next one lists these ids again.
+    private func dismiss(_ collapseIds: [String], only: Set<String>?) async {
+        guard var (tokens, _) = try? await store.beginAlertRound(tag: nil, platforms: routes.platforms) else { return }
+        if let only { tokens.removeAll { !only.contains($0.token) } }
+        let batches = composer.dismissals(collapseIds, tokens: tokens)
+        let sent = await routes.deliver(batches, tokens: tokens)
+        let accepted = sent.reduce(0) { $0 + $1.outcomes.values.filter { $0 == .accepted }.count }
+        logger.info("background dismissal sent", ["collapseIds": "\(collapseIds.count)", "accepted": "\(accepted)"])
+    }
+
+    /// One round of `event` under `tag`; `countsInBadge`: the tag joins the badge set (a
+    /// replacement does not). A prompt is remembered for a later `resolved`.
+    private func send(_ event: HostEvent, only: Set<String>?, tag: String, countsInBadge: Bool) async throws -> DispatchResult {
         let platforms = routes.platforms
-        var (tokens, badge) = try await store.beginAlertRound(tag: platforms.isEmpty ? nil : tag, platforms: platforms)
+        var (tokens, badge) = try await store.beginAlertRound(tag: platforms.isEmpty || !countsInBadge ? nil : tag,
+                                                              platforms: platforms)
         if let only { tokens.removeAll { !only.contains($0.token) } }
         guard !tokens.isEmpty else { return DispatchResult(eventId: event.eventId, badge: badge) }
+        if event.type.isPrompt { try await store.recordPrompt(tag: tag, sessionId: event.sessionId, requestId: event.requestId) }
         var result = DispatchResult(eventId: event.eventId, badge: badge)
         let sent = await routes.deliver(composer.batches(for: event, tokens: tokens, badge: badge, tag: tag), tokens: tokens)
         let nowMs = clock.nowMilliseconds

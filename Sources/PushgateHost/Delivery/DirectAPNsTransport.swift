@@ -27,14 +27,18 @@ public struct DirectAPNsTransport: AlertTransport {
 
     public func deliver(_ batch: AlertBatch) async -> [String: TokenOutcome] {
         let environment = APNsEnvironment(rawValue: batch.environment) ?? .production
-        guard let payload = APNsPayload.alert(title: batch.title, body: batch.body, badge: Int64(batch.badge),
-                                              threadId: batch.tag, data: batch.data) else {
+        let dismissal = !batch.dismissCollapseIds.isEmpty
+        guard let payload = dismissal ? APNsPayload.dismissal(collapseIds: batch.dismissCollapseIds)
+                : APNsPayload.alert(title: batch.title, body: batch.body, badge: Int64(batch.badge), threadId: batch.tag,
+                                    data: batch.data, attention: batch.attention) else {
             return Dictionary(batch.tokens.map { ($0, .failed(.never)) }, uniquingKeysWith: { a, _ in a })
         }
         let expiration = APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)
         let results = await forEachConcurrently(batch.tokens, limit: Self.concurrency) { [client, bundleId] token -> (String, TokenOutcome) in
-            guard let notification = try? APNsNotification.alert(deviceToken: token, bundleId: bundleId, payload: payload,
-                                                                 collapseId: batch.tag, expiration: expiration) else { return (token, .failed(.never)) }
+            guard let notification = try? dismissal
+                ? APNsNotification.background(deviceToken: token, bundleId: bundleId, payload: payload, expiration: expiration)
+                : APNsNotification.alert(deviceToken: token, bundleId: bundleId, payload: payload, collapseId: batch.tag,
+                                         expiration: expiration) else { return (token, .failed(.never)) }
             switch await client.send(notification, environment: environment) {
             case .delivered: return (token, .accepted)
             case .dead: return (token, .dropped)

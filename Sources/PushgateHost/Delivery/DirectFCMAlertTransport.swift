@@ -29,9 +29,13 @@ public struct DirectFCMAlertTransport: AlertTransport {
     public func deliver(_ batch: AlertBatch) async -> [String: TokenOutcome] {
         let results = await forEachConcurrently(batch.tokens, limit: Self.concurrency) { [client, settings, ttlSeconds] token
             -> (String, TokenOutcome) in
-            let message = FCMMessage.alert(token: token, title: batch.title, body: batch.body, data: batch.data,
-                                           collapseId: batch.tag, badge: Int64(batch.badge), channelId: settings.channelId,
-                                           packageName: settings.packageName, ttlSeconds: ttlSeconds)
+            let message = batch.dismissCollapseIds.isEmpty
+                ? FCMMessage.alert(token: token, title: batch.title, body: batch.body, data: batch.data,
+                                   collapseId: batch.tag, badge: Int64(batch.badge), channelId: settings.channelId,
+                                   packageName: settings.packageName, ttlSeconds: ttlSeconds, level: batch.attention.level,
+                                   timeSensitiveChannelId: settings.timeSensitiveChannelId)
+                : FCMMessage.dismissal(token: token, collapseIds: batch.dismissCollapseIds, packageName: settings.packageName,
+                                       ttlSeconds: ttlSeconds)
             return switch await client.send(message) {
             case .sent: (token, .accepted)
             case .dead: (token, .dropped)

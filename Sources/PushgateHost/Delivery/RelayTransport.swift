@@ -48,8 +48,11 @@ public struct RelayTransport: AlertTransport {
     /// One signed send of `batch` to `tokens`; nil when it did not reach the relay.
     private func send(_ batch: AlertBatch, to tokens: [String]) async -> RelayReply? {
         do {
-            let reply = try await client.send(tokens: tokens, title: batch.title, body: batch.body, badge: Int64(batch.badge),
-                                              collapseId: batch.tag, environment: batch.environment, data: batch.data)
+            let reply = batch.dismissCollapseIds.isEmpty
+                ? try await client.send(tokens: tokens, title: batch.title, body: batch.body, badge: Int64(batch.badge),
+                                        collapseId: batch.tag, environment: batch.environment, data: batch.data,
+                                        attention: batch.attention)
+                : try await client.background(tokens: tokens, collapseIds: batch.dismissCollapseIds, environment: batch.environment)
             if !reply.isSuccess {
                 logger.warning("relay refused a send batch; other batches continue",
                                ["tokens": "\(tokens.count)", "status": "\(reply.status)", "error": reply.errorCode ?? ""])

@@ -72,6 +72,18 @@ public final class EventGate: Sendable {
         return .debounced
     }
 
+    /// Drops the session's prompts still in their window (those of `requestId` only, when
+    /// given): a `resolved` event answered them before they were sent.
+    public func cancelPrompts(sessionId: String, requestId: String?) {
+        state.withLock { state in
+            for type in [EventType.question, .permission] {
+                let key = "\(type.rawValue)\u{0}\(sessionId)"
+                guard let pending = state.pending[key], requestId == nil || pending.requestId == requestId else { continue }
+                state.pending.removeValue(forKey: key)
+            }
+        }
+    }
+
     private func closeWindow(_ key: String) {
         if let last = state.withLock({ $0.pending.removeValue(forKey: key) }) { fire(last) }
     }

@@ -19,6 +19,8 @@ public enum NotificationTag {
         case .error: return bounded("error-\(sid)")
         case .taskComplete, .taskError: return bounded("task-\(sid)")
         case .update: return bounded("update-\(sid)")
+        // Never pushed under: a resolution goes out under the tags of what it resolves.
+        case .resolved: return bounded("resolved-\(sid)")
         }
     }
 

@@ -24,7 +24,7 @@ public enum HapiComposer {
             guard let task = event.task else { return nil }
             let status = task.status ?? (event.type == .taskError ? "error" : nil)
             return TaskNotification.payload(session: session, summary: task.summary, status: status)
-        case .error, .goalComplete, .goalBlocked, .goalBudget, .update:
+        case .error, .goalComplete, .goalBlocked, .goalBudget, .update, .resolved:
             return nil
         }
     }

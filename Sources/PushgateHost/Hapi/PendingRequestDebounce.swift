@@ -70,6 +70,20 @@ final class PendingRequestDebounce: Sendable {
         }
     }
 
+    /// Stops the session's timer when its newest list would notify `requestId` (any request,
+    /// when nil): a `resolved` event answered it before it was sent.
+    func cancel(sessionId: String, requestId: String?) {
+        sessions.withLock { sessions in
+            guard var session = sessions[sessionId], let latest = session.latest else { return }
+            let notified = latest.requestId.flatMap { $0.isEmpty ? nil : $0 } ?? latest.pendingRequests?.first?.id
+            guard requestId == nil || notified == requestId else { return }
+            session.job?.cancel()
+            session.job = nil
+            session.latest = nil
+            sessions[sessionId] = session
+        }
+    }
+
     private func timerFired(_ sessionId: String, _ generation: Int) {
         let event = sessions.withLock { sessions -> HostEvent? in
             guard var session = sessions[sessionId], session.generation == generation else { return nil }

@@ -18,21 +18,29 @@ struct AlertOutboxSender: OutboxSender {
     }
 
     static func message(_ batch: AlertBatch) -> String {
-        JSONValue.object(JSONObject([
+        var message = JSONObject([
             ("title", .string(batch.title)), ("body", .string(batch.body)), ("badge", .integer(Int64(batch.badge))),
             ("tag", .string(batch.tag)), ("environment", .string(batch.environment)), ("sessionId", .string(batch.sessionId)),
             ("eventId", .string(batch.eventId)),
-        ])).serialized()
+        ])
+        if let requestId = batch.requestId { message["requestId"] = .string(requestId) }
+        if let kind = batch.kind { message["kind"] = .string(kind) }
+        for (key, value) in batch.attention.sendFields { message[key] = value }
+        return JSONValue.object(message).serialized()
     }
 
-    /// The batch a message describes, for `tokens`; nil when the message is not one.
+    /// The batch a message describes, for `tokens`; nil when the message is not one. Rows
+    /// written before the attention members were kept read as plain alerts.
     static func batch(_ message: String, tokens: [String]) -> AlertBatch? {
         guard let json = try? JSONValue.parse(message), let title = json["title"]?.stringValue, let body = json["body"]?.stringValue,
               let badge = json["badge"]?.int64Value, let tag = json["tag"]?.stringValue,
               let environment = json["environment"]?.stringValue, let sessionId = json["sessionId"]?.stringValue,
               let eventId = json["eventId"]?.stringValue else { return nil }
+        let attention = AlertAttention(level: json["interruptionLevel"]?.stringValue.flatMap(AlertAttention.Level.init(rawValue:)),
+                                       relevance: json["relevanceScore"]?.doubleValue, category: json["category"]?.stringValue)
         return AlertBatch(tokens: tokens, title: title, body: body, badge: Int(badge), tag: tag, environment: environment,
-                          sessionId: sessionId, eventId: eventId)
+                          sessionId: sessionId, eventId: eventId, requestId: json["requestId"]?.stringValue,
+                          kind: json["kind"]?.stringValue, attention: attention)
     }
 
     func resend(_ entries: [OutboxEntry]) async -> [Int64: TokenOutcome] {

@@ -24,6 +24,9 @@ public struct DirectFCMAlertSettings: Sendable {
     public var channelId: String
     /// `android.restricted_package_name`, when set (`PUSHGATE_ANDROID_ALERT_PACKAGE_NAME`).
     public var packageName: String?
+    /// The high-importance channel of time-sensitive alerts
+    /// (`PUSHGATE_ANDROID_ALERT_TIME_SENSITIVE_CHANNEL_ID`); nil: ``channelId``.
+    public var timeSensitiveChannelId: String?
 
     /// Reads the `PUSHGATE_ANDROID_ALERT_*` settings; throws naming the missing or unusable one,
     /// never the service account file's contents.
@@ -35,7 +38,8 @@ public struct DirectFCMAlertSettings: Sendable {
         do {
             return DirectFCMAlertSettings(account: try ServiceAccountFile.load(path: path),
                                           channelId: value(.androidAlertChannelId) ?? defaultChannelId,
-                                          packageName: value(.androidAlertPackageName))
+                                          packageName: value(.androidAlertPackageName),
+                                          timeSensitiveChannelId: value(.androidAlertTimeSensitiveChannelId))
         } catch {
             throw HostSettingsError("\(setting.key) (\(setting.environment)) \(error.problem)")
         }

@@ -49,6 +49,11 @@ public struct HostSettings: Sendable {
     public let outbox: OutboxPolicy
     /// Where `GET /metrics` is served (`PUSHGATE_METRICS_LISTEN`); nil when off.
     public let metricsListen: ListenAddress?
+    /// `PUSHGATE_TIME_SENSITIVE` (`on`, the default, or `off`): off sends time-sensitive alerts
+    /// as `active` (docs/host.md, "Attention").
+    public var timeSensitive = true
+    /// `PUSHGATE_DISMISS_MODE`: how a `resolved` event dismisses what it resolves (docs/host.md, "Dismissal").
+    public var dismissMode = DismissMode.banner
 
     /// `host.sqlite` in the home.
     public var databasePath: String { (home as NSString).appendingPathComponent("host.sqlite") }
@@ -143,6 +148,11 @@ public struct HostSettings: Sendable {
             }
             metricsListen = address
         }
+        let timeSensitive = try Self.onOff(value(.timeSensitive), .timeSensitive, default: true)
+        let dismissText = value(.dismissMode)?.lowercased() ?? DismissMode.banner.rawValue
+        guard let dismissMode = DismissMode(rawValue: dismissText) else {
+            throw HostSettingsError("PUSHGATE_DISMISS_MODE must be banner or background")
+        }
         let hapi = HapiSettings(androidPushMode: (value(.androidPush) ?? HapiSettings.defaultAndroidPushMode).lowercased(),
                                 relayURL: value(.relayURL) == nil ? HapiSettings.defaultRelayURL : relayURL,
                                 fcmServiceAccountPath: value(.fcmServiceAccountPath),
@@ -153,7 +163,7 @@ public struct HostSettings: Sendable {
                             directFCMAlerts: directFCMAlerts, hapi: hapi,
                             diagnostics: diagnostics, logLevel: level, apnsTTLSeconds: apnsTTLSeconds,
                             liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)), outbox: outbox,
-                            metricsListen: metricsListen)
+                            metricsListen: metricsListen, timeSensitive: timeSensitive, dismissMode: dismissMode)
     }
 
     /// The longest `PUSHGATE_OUTBOX_DEADLINE_SECONDS`: a week (a push older than that is news no more).
@@ -168,6 +178,16 @@ public struct HostSettings: Sendable {
             throw HostSettingsError("\(name.environment) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+
+    /// A setting that is `on` or `off` (any case), or `fallback` when unset.
+    static func onOff(_ text: String?, _ name: SettingName, default fallback: Bool) throws -> Bool {
+        switch text?.lowercased() {
+        case nil: return fallback
+        case "on": return true
+        case "off": return false
+        default: throw HostSettingsError("\(name.environment) must be on or off")
+        }
     }
 
     /// `PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS`: whole milliseconds, `0` disables the tick;

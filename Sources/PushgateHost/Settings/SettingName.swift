@@ -38,6 +38,10 @@ public struct SettingName: Sendable, Hashable {
                                                                   "androidAlertFcmServiceAccountPath", isPath: true)
     public static let androidAlertPackageName = SettingName("PUSHGATE_ANDROID_ALERT_PACKAGE_NAME", "androidAlertPackageName")
     public static let androidAlertChannelId = SettingName("PUSHGATE_ANDROID_ALERT_CHANNEL_ID", "androidAlertChannelId")
+    public static let androidAlertTimeSensitiveChannelId = SettingName("PUSHGATE_ANDROID_ALERT_TIME_SENSITIVE_CHANNEL_ID",
+                                                                       "androidAlertTimeSensitiveChannelId")
+    public static let timeSensitive = SettingName("PUSHGATE_TIME_SENSITIVE", "timeSensitive")
+    public static let dismissMode = SettingName("PUSHGATE_DISMISS_MODE", "dismissMode")
     public static let fcmOrigin = SettingName("PUSHGATE_FCM_ORIGIN", "fcmOrigin")
     public static let fcmTokenURI = SettingName("PUSHGATE_FCM_TOKEN_URI", "fcmTokenUri")
     public static let fcmCAFile = SettingName("PUSHGATE_FCM_CA_FILE", "fcmCaFile", isPath: true)
@@ -62,7 +66,7 @@ public struct SettingName: Sendable, Hashable {
     /// Every setting an environment variable can persist.
     public static let all: [SettingName] = [
         listen, accessToken, relayURL, iosPush, androidPush, androidAlertPush, androidAlertServiceAccountPath, androidAlertPackageName,
-        androidAlertChannelId, fcmServiceAccountPath, fcmOrigin, fcmTokenURI, fcmCAFile, apnsKeyId,
+        androidAlertChannelId, androidAlertTimeSensitiveChannelId, timeSensitive, dismissMode, fcmServiceAccountPath, fcmOrigin, fcmTokenURI, fcmCAFile, apnsKeyId,
         apnsTeamId, apnsP8, apnsP8Path, apnsBundleId, apnsEnv, apnsHostProduction, apnsHostSandbox, apnsCAFile, apnsTTL, logLevel,
         liveActivityRefreshInterval, outboxDeadline, outboxMax, metricsListen,
     ]

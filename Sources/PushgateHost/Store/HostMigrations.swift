@@ -59,5 +59,14 @@ enum HostMigrations {
                 message TEXT NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER NOT NULL);
             CREATE INDEX outbox_due ON outbox (next_at);
             """),
+        // docs/host.md "Dismissal": the prompts pushed in the last 24 h, so that a `resolved`
+        // event finds the tags it replaces; `resolved_by` is the resolving event, whose retry
+        // finds the same tags again.
+        Migration(version: 7, sql: """
+            CREATE TABLE pushed_prompts (
+                tag TEXT PRIMARY KEY, session_id TEXT NOT NULL, request_id TEXT, pushed_at INTEGER NOT NULL,
+                resolved_at INTEGER, resolved_by TEXT) WITHOUT ROWID;
+            CREATE INDEX pushed_prompts_session ON pushed_prompts (session_id);
+            """),
     ]
 }
