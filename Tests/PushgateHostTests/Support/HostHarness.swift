@@ -97,8 +97,7 @@ final class HostHarness: Sendable {
         if mode == .apns { environment.merge(try apns.hostEnvironment(bundleId: Self.bundleId)) { $1 } }
         let settings = try HostSettings.load(environment: home.environment(environment))
         let logger = Logger(component: "host", minimumLevel: .debug, sink: logs)
-        service = try HostService(settings: settings, scheduler: scheduler, logger: logger, titles: try Fixtures.titles(),
-                                  webFallback: web)
+        service = try HostService(settings: settings, scheduler: scheduler, logger: logger, webFallback: web)
         try await service.start()
         api = try HostAPI(service: service, host: "127.0.0.1", port: 0, logger: logger)
     }
