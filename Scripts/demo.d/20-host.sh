@@ -14,12 +14,18 @@ names = {en: "iPhone (en) ", ja: "iPhone (ja) ", android: "Android (en)"}
 for push in [json.loads(line) for line in open(apns, encoding="utf-8")][int(apns_start):]:
     token = push["path"].rsplit("/", 1)[-1]
     aps = push["payload"]["aps"]
+    if "alert" not in aps:
+        print(f"   📱 {names.get(token, token[:8])}  (background: dismiss {push['payload'].get('dismiss', {}).get('collapseIds')})")
+        continue
     alert = aps["alert"]
+    attention = ", ".join(str(v) for v in (aps.get("interruption-level"), aps.get("category")) if v)
     print(f"   📱 {names.get(token, token[:8])}  {alert['title']} — {alert.get('body', '')}  "
-          f"[badge {aps.get('badge', '-')}]  (APNs {push['status']})")
+          f"[badge {aps.get('badge', '-')}; {attention}; collapse id {push['headers'].get('apns-collapse-id')}]  (APNs {push['status']})")
 sends = [json.loads(line) for line in open(fcm, encoding="utf-8")]
 for send in [s for s in sends if s["kind"] == "send"][int(fcm_start):]:
     message = send["message"]
+    if "notification" not in message:
+        continue
     note, shown = message["notification"], message["android"]["notification"]
     print(f"   📱 {names.get(message['token'], message['token'][:8])}  {note['title']} — {note.get('body', '')}  "
           f"[badge {shown.get('notification_count', '-')}]  (FCM {send['status']}, tag {shown.get('tag')})")
@@ -84,3 +90,19 @@ import json, sys
 print(sorted({json.loads(l)["payload"]["aps"].get("badge") for l in open(sys.argv[1]).readlines()[int(sys.argv[2]):]}))' \
   "$work/apns.jsonl" "$view_start" 2>/dev/null || true)
 [ "$last_badges" = "[1]" ] || fail "expected badge 1 after the reset, got $last_badges"
+
+section "Answered at the desk: the hub resolves the permission prompt"
+resolve_start=$(pushes_recorded) resolve_fcm_start=$(fcm_sends | wc -l)
+api_step api POST /api/events '{"type":"resolved","sessionId":"fix-flaky-test","sessionName":"fix-flaky-test","requestId":"r1"}'
+wait_for_pushes $((resolve_start + 2))
+wait_for_fcm_sends $((resolve_fcm_start + 1))
+say "(the same collapse id replaces the time-sensitive prompt on each phone with a passive note)"
+show_pushes "$resolve_start" "$resolve_fcm_start"
+python3 - "$work/apns.jsonl" "$resolve_start" "$phone_en" <<'PY' || fail "the resolved prompt was not replaced by a passive alert under its collapse id"
+import json, sys
+pushes = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")][int(sys.argv[2]):]
+mine = [p for p in pushes if p["path"].endswith("/" + sys.argv[3])]
+ok = len(mine) == 1 and mine[0]["headers"].get("apns-collapse-id") == "permission-r1" \
+    and mine[0]["payload"]["aps"].get("interruption-level") == "passive" and "sound" not in mine[0]["payload"]["aps"]
+sys.exit(0 if ok else 1)
+PY
