@@ -187,7 +187,8 @@ public final class HostService: Sendable {
         if let payload, owed.map({ UnqueuedPushes.Owed.anyOwed($0.hapiTokens) }) ?? true {
             do {
                 tally = try await hapi.fanout.deliver(payload, namespace: HapiDeviceRoutes.namespace, eventId: event.eventId,
-                                                      only: owed?.hapiTokens)
+                                                      only: owed?.hapiTokens,
+                                                      level: event.type.attention(timeSensitive: settings.timeSensitive).level)
             } catch {
                 hapiFailed = true
                 logger.error("hapi dispatch failed on the host store; check the disk and host.sqlite", ["error": "\(error)"])

@@ -1,6 +1,6 @@
 import CCurl
 
-/// One libcurl easy handle: one POST at a time, driven by a ``CurlTransferLoop``.
+/// One libcurl easy handle: one request (a POST or a GET) at a time, driven by a ``CurlTransferLoop``.
 ///
 /// The options every request shares are set once; ``start(url:headers:body:)`` sets the rest
 /// and ``finish(_:)`` turns libcurl's outcome into a reply or an error.
@@ -35,7 +35,6 @@ final class CurlEasyHandle {
             // No SIGALRM-based timeouts: this runs on a thread of a multi-threaded process.
             pushgate_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
             pushgate_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs),
-            pushgate_curl_setopt_long(handle, CURLOPT_POST, 1),
             pushgate_curl_setopt_write_function(handle) { data, size, count, context in
                 let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
                 let length = size * count
@@ -59,21 +58,26 @@ final class CurlEasyHandle {
         curl_easy_cleanup(handle)
     }
 
-    /// Sets up the next POST (libcurl copies `body`); the handle is ready for `curl_multi_add_handle`.
-    func start(url: String, headers: [String], body: [UInt8]) -> CURLcode {
+    /// Sets up the next request, a POST of `body` (libcurl copies it) or, when nil, a GET; the
+    /// handle is ready for `curl_multi_add_handle`. The method is set each time: a handle is
+    /// reused for both.
+    func start(url: String, headers: [String], body: [UInt8]?) -> CURLcode {
         self.url = url
         sink = Sink(limit: maxReplyBytes)
         curl_slist_free_all(headerList)
         headerList = nil
         for header in headers { headerList = curl_slist_append(headerList, header) }
-        let settings: [CURLcode] = body.withUnsafeBytes { bytes in [
-            pushgate_curl_setopt_string(handle, CURLOPT_URL, url),
+        let method: [CURLcode] = body.map { body in body.withUnsafeBytes { bytes in [
+            pushgate_curl_setopt_long(handle, CURLOPT_POST, 1),
             // The size first: COPYPOSTFIELDS copies that many bytes.
             pushgate_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, bytes.count),
             pushgate_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)),
+        ] } } ?? [pushgate_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)]
+        let settings: [CURLcode] = method + [
+            pushgate_curl_setopt_string(handle, CURLOPT_URL, url),
             pushgate_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList)),
             pushgate_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque()),
-        ] }
+        ]
         return settings.first { $0 != CURLE_OK } ?? CURLE_OK
     }
 

@@ -74,7 +74,7 @@ final class CurlTransferLoop: @unchecked Sendable {
     }
 
     /// Starts a POST; `completion` runs once, on whichever thread finishes it.
-    func submit(url: String, headers: [String], body: [UInt8], completion: @escaping Completion) {
+    func submit(url: String, headers: [String], body: [UInt8]?, completion: @escaping Completion) {
         condition.lock()
         guard !closed else {
             condition.unlock()

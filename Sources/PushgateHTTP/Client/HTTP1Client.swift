@@ -42,6 +42,14 @@ public final class HTTP1Client: Sendable {
         }
     }
 
+    /// GETs `url`.
+    public func get(_ url: String) async throws -> HTTPClientReply {
+        let loop = try loop.get()
+        return try await withCheckedThrowingContinuation { continuation in
+            loop.submit(url: url, headers: [], body: nil) { continuation.resume(with: $0) }
+        }
+    }
+
     /// Refuses new requests, lets submitted ones finish, and returns once every libcurl handle
     /// is released — so a process may exit right after (libcurl and OpenSSL tear down their
     /// global state at exit, which a thread still inside libcurl would race).

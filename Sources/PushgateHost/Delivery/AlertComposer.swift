@@ -16,12 +16,6 @@ public struct AlertComposer: Sendable {
         self.timeSensitive = timeSensitive
     }
 
-    /// The attention of `type`'s alerts under this host's settings.
-    func attention(_ type: EventType) -> AlertAttention {
-        var attention = type.attention
-        if !timeSensitive, attention.level == .timeSensitive { attention.level = .active }
-        return attention
-    }
 
     /// `tokens` grouped by (locale, environment) in the order the groups first appear, iOS
     /// tokens first; an Android token joins the first group of its locale whatever its
@@ -47,7 +41,7 @@ public struct AlertComposer: Sendable {
         }
         for token in tokens where token.platform == .ios { place(token) }
         for token in tokens where token.platform == .android { place(token) }
-        let attention = attention(event.type)
+        let attention = event.type.attention(timeSensitive: timeSensitive)
         return order.flatMap { key -> [AlertBatch] in
             let group = groups[key]!
             let title = titles.title(event.type.rawValue, locale: group.locale)

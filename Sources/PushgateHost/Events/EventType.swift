@@ -32,6 +32,13 @@ public enum EventType: String, Sendable, CaseIterable {
         }
     }
 
+    /// ``attention`` under `PUSHGATE_TIME_SENSITIVE`: when off, time-sensitive becomes `active`.
+    public func attention(timeSensitive: Bool) -> AlertAttention {
+        var attention = attention
+        if !timeSensitive, attention.level == .timeSensitive { attention.level = .active }
+        return attention
+    }
+
     /// The types that ask the user for an answer: what a `resolved` event replaces.
     public var isPrompt: Bool { attention.level == .timeSensitive }
 }

@@ -69,7 +69,9 @@ final class HapiFanout: OutboxSender {
     /// Delivers `payload` to the devices of `namespace` (only those whose token is in `only`,
     /// when given: a hub's retry of an event answered 503); the tally of every device's outcome,
     /// with the outbox entries (of event `eventId`) of the envelopes worth sending again.
-    func deliver(_ payload: HapiPayload, namespace: String, eventId: String = "", only: Set<String>? = nil) async throws -> HapiTally {
+    /// `level`: the event's interruption level, which a relay that takes it writes into `aps`.
+    func deliver(_ payload: HapiPayload, namespace: String, eventId: String = "", only: Set<String>? = nil,
+                 level: AlertAttention.Level? = nil) async throws -> HapiTally {
         guard mayDeliver else { return HapiTally() }
         var devices = try await store.hapiDevices(namespace: namespace)
         if let only { devices.removeAll { !only.contains($0.token) } }
@@ -80,7 +82,8 @@ final class HapiFanout: OutboxSender {
         case .encrypted(let sender):
             tally += try await sendEncrypted(devices.filter { $0.platform == .phone }, sender: sender, plaintext: plaintext,
                                              collapseId: nil, keyless: .failed(reason: "no usable pushKey"),
-                                             lane: HapiOutboxMessage.Lane.android, namespace: namespace, eventId: eventId)
+                                             lane: HapiOutboxMessage.Lane.android, namespace: namespace, eventId: eventId,
+                                             level: level)
         case .direct(let sender):
             let targets = devices.filter { $0.platform == .phone || $0.platform == .wear }
             let outcomes = await forEachConcurrently(targets, limit: Self.concurrency) { device in
@@ -94,7 +97,7 @@ final class HapiFanout: OutboxSender {
             tally += try await sendEncrypted(devices.filter { $0.platform == .ios }, sender: sender, plaintext: plaintext,
                                              collapseId: HapiCollapseId.make(type: payload.type, sessionId: payload.sessionId),
                                              keyless: .dead(reason: "corrupt pushKey"), lane: HapiOutboxMessage.Lane.ios,
-                                             namespace: namespace, eventId: eventId)
+                                             namespace: namespace, eventId: eventId, level: level)
         }
         if tally.oversized > 0 {
             logger.warning("hapi payload too large even in its minimal form; nothing sent on the encrypted lanes", [
@@ -111,7 +114,7 @@ final class HapiFanout: OutboxSender {
     /// envelope that failed with a passing failure becomes an outbox entry of `lane`.
     private func sendEncrypted(_ devices: [HapiDevice], sender: any HapiEnvelopeSender, plaintext: HapiPlaintext?,
                                collapseId: String?, keyless: HapiPushOutcome, lane: HapiOutboxMessage.Lane, namespace: String,
-                               eventId: String) async throws -> HapiTally {
+                               eventId: String, level: AlertAttention.Level?) async throws -> HapiTally {
         var outcomes: [(String, HapiPushOutcome)] = []
         var keyed: [(device: HapiDevice, key: HapiPushKey)] = []
         for device in devices {
@@ -131,14 +134,15 @@ final class HapiFanout: OutboxSender {
             guard let envelope = try? HapiEnvelope.seal(plaintext.bytes, key: target.key) else {
                 return (target.device.token, .failed(reason: "seal failed"), nil)
             }
-            return (target.device.token, await sender.send(token: target.device.token, envelope: envelope, collapseId: collapseId), envelope)
+            return (target.device.token, await sender.send(token: target.device.token, envelope: envelope, collapseId: collapseId,
+                                                           level: level), envelope)
         }
         outcomes += sent.map { ($0.0, $0.1) }
         var tally = try await apply(outcomes, namespace: namespace)
         let nowMs = store.clock.nowMilliseconds
         for case let (token, .failed(_, failure), envelope?) in sent {
             guard let outbox, let next = outbox.firstRetry(after: lane.advice(failure), nowMs: nowMs) else { continue }
-            let message = HapiOutboxMessage(lane: lane, namespace: namespace, envelope: envelope, collapseId: collapseId)
+            let message = HapiOutboxMessage(lane: lane, namespace: namespace, envelope: envelope, collapseId: collapseId, level: level)
             tally.owed.append(OutboxEntry(kind: .hapi, token: token, eventId: eventId, message: message.json, createdAtMs: nowMs,
                                           nextAttemptAtMs: next))
         }
@@ -168,7 +172,8 @@ final class HapiFanout: OutboxSender {
             }
         }
         let results = await forEachConcurrently(sends, limit: Self.concurrency) { send in
-            (send, await send.sender.send(token: send.entry.token, envelope: send.message.envelope, collapseId: send.message.collapseId))
+            (send, await send.sender.send(token: send.entry.token, envelope: send.message.envelope, collapseId: send.message.collapseId,
+                                          level: send.message.level))
         }
         for (send, outcome) in results {
             switch outcome {

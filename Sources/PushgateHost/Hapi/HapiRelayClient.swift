@@ -1,6 +1,7 @@
 import PushgateCore
 import PushgateHTTP
 import PushgateProviders
+import Synchronization
 
 /// The host's client for `POST {pushRelayUrl}/v1/push`, hapi's relay protocol: one envelope
 /// for one device per request, no authentication.
@@ -21,16 +22,24 @@ public final class HapiRelayClient: Sendable {
         case ios, android
     }
 
+    /// How long the relay's answer to "does it take `interruptionLevel`" is kept.
+    static let extensionsMaxAge: Duration = .seconds(600)
+
     /// `<base>/v1/push`.
     public let pushURL: String
+    /// `<base>/healthz`, where a Pushgate relay lists its extensions.
+    let healthURL: String
     private let http: HTTP1Client
     private let logger: Logger
+    /// Whether the relay announced `interruptionLevel`, and when it was asked.
+    private let announced = Mutex<(askedAt: ContinuousClock.Instant, level: Bool)?>(nil)
 
     /// `timeoutSeconds` other than the default is for tests only; `eventLoop`: where the answers
     /// are read (the host's loop), by default a loop of the client's own.
     public init(baseURL: String, timeoutSeconds: Double = HapiRelayClient.timeoutSeconds, logger: Logger,
                 eventLoop: EpollEventLoop? = nil) {
         pushURL = Self.pushURL(base: baseURL)
+        healthURL = String(pushURL.dropLast("/v1/push".count)) + "/healthz"
         self.logger = logger.named("hapi-relay")
         var configuration = HTTP1Client.Configuration()
         configuration.timeoutMs = Int(timeoutSeconds * 1000)
@@ -48,17 +57,24 @@ public final class HapiRelayClient: Sendable {
     }
 
     /// The request body: `platform`, `token`, `envelope`, `collapseId` (iOS only, when
-    /// non-empty) and `priority` 10.
-    public static func body(platform: Platform, token: String, envelope: String, collapseId: String?) -> [UInt8] {
+    /// non-empty), `priority` 10, and the Pushgate extension `interruptionLevel` when given.
+    public static func body(platform: Platform, token: String, envelope: String, collapseId: String?,
+                            level: AlertAttention.Level? = nil) -> [UInt8] {
         var object = JSONObject([("platform", .string(platform.rawValue)), ("token", .string(token)), ("envelope", .string(envelope))])
         if platform == .ios, let collapseId, !collapseId.isEmpty { object["collapseId"] = .string(collapseId) }
         object["priority"] = .integer(priority)
+        if let level { object["interruptionLevel"] = .string(level.rawValue) }
         return JSONValue.object(object).serializedBytes()
     }
 
-    /// Posts one envelope and classifies the answer. Never throws.
-    public func push(platform: Platform, token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome {
-        let body = Self.body(platform: platform, token: token, envelope: envelope, collapseId: collapseId)
+    /// Posts one envelope and classifies the answer. Never throws. `level` is sent only to a
+    /// relay that announces the extension (docs/hapi.md, "Interruption level"): hapi's own relay
+    /// keeps today's body.
+    public func push(platform: Platform, token: String, envelope: String, collapseId: String?,
+                     level: AlertAttention.Level? = nil) async -> HapiPushOutcome {
+        var sentLevel: AlertAttention.Level?
+        if let level, await announcesLevel() { sentLevel = level }
+        let body = Self.body(platform: platform, token: token, envelope: envelope, collapseId: collapseId, level: sentLevel)
         let outcome: HapiPushOutcome
         do {
             let reply = try await http.post(pushURL, headers: [("Content-Type", "application/json")], body: body)
@@ -76,6 +92,20 @@ public final class HapiRelayClient: Sendable {
                            ["platform": platform.rawValue, "token": Redact.token(token)])
         }
         return outcome
+    }
+
+    /// Whether the relay's `/healthz` lists `interruptionLevel` in `extensions`; asked at most
+    /// once every ``extensionsMaxAge`` (an unreachable or older relay: no).
+    func announcesLevel() async -> Bool {
+        let now = ContinuousClock.now
+        if let known = announced.withLock({ $0 }), now - known.askedAt < Self.extensionsMaxAge { return known.level }
+        var level = false
+        if let reply = try? await http.get(healthURL), reply.status == 200,
+           let extensions = (try? JSONValue.parse(reply.body))?["extensions"]?.arrayValue {
+            level = extensions.contains(.string("interruptionLevel"))
+        }
+        announced.withLock { $0 = (now, level) }
+        return level
     }
 
     /// The outcome of a relay answer. For the host's outbox (docs/host.md, "Outbox"): 429 is a

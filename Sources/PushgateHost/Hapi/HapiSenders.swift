@@ -5,8 +5,9 @@ import PushgateProviders
 protocol HapiEnvelopeSender: Sendable {
     /// A short name for logs: `relay` or `apns`.
     var name: String { get }
-    /// Never throws: every failure is an outcome.
-    func send(token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome
+    /// Never throws: every failure is an outcome. `level`: the event's interruption level, for
+    /// a relay that takes it.
+    func send(token: String, envelope: String, collapseId: String?, level: AlertAttention.Level?) async -> HapiPushOutcome
 }
 
 /// Sends the readable payload to one device through the operator's own Firebase project.
@@ -22,12 +23,14 @@ struct HapiRelayLane: HapiEnvelopeSender {
 
     var name: String { "relay" }
 
-    func send(token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome {
-        await client.push(platform: platform, token: token, envelope: envelope, collapseId: platform == .ios ? collapseId : nil)
+    func send(token: String, envelope: String, collapseId: String?, level: AlertAttention.Level?) async -> HapiPushOutcome {
+        await client.push(platform: platform, token: token, envelope: envelope, collapseId: platform == .ios ? collapseId : nil,
+                          level: level)
     }
 }
 
-/// `apns` mode: the host's own APNs key sends the envelope in the placeholder alert.
+/// `apns` mode: the host's own APNs key sends the envelope in the placeholder alert, hapi's
+/// alert as it is (no interruption level).
 ///
 /// - Important: hapi-path.md §8 — the same alert, headers and dead-token rules as the relay's
 ///   iOS lane; the collapse id truncated by ``HapiCollapseId``.
@@ -41,7 +44,7 @@ struct HapiAPNsLane: HapiEnvelopeSender {
 
     var name: String { "apns" }
 
-    func send(token: String, envelope: String, collapseId: String?) async -> HapiPushOutcome {
+    func send(token: String, envelope: String, collapseId: String?, level: AlertAttention.Level?) async -> HapiPushOutcome {
         let expiration = APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)
         guard let notification = try? HapiAPNsAlert.notification(deviceToken: token, bundleId: bundleId, envelope: envelope,
                                                                  collapseId: collapseId, expiration: expiration) else {

@@ -19,24 +19,29 @@ struct HapiOutboxMessage: Sendable, Equatable {
     var namespace: String
     var envelope: String
     var collapseId: String?
+    /// The event's interruption level, for a relay that takes it.
+    var level: AlertAttention.Level?
 
     var json: String {
         var object = JSONObject([("lane", .string(lane.rawValue)), ("namespace", .string(namespace)), ("envelope", .string(envelope))])
         if let collapseId { object["collapseId"] = .string(collapseId) }
+        if let level { object["interruptionLevel"] = .string(level.rawValue) }
         return JSONValue.object(object).serialized()
     }
 
-    init(lane: Lane, namespace: String, envelope: String, collapseId: String?) {
+    init(lane: Lane, namespace: String, envelope: String, collapseId: String?, level: AlertAttention.Level? = nil) {
         self.lane = lane
         self.namespace = namespace
         self.envelope = envelope
         self.collapseId = collapseId
+        self.level = level
     }
 
     /// Nil when `json` is not such a message.
     init?(json text: String) {
         guard let json = try? JSONValue.parse(text), let lane = json["lane"]?.stringValue.flatMap(Lane.init(rawValue:)),
               let namespace = json["namespace"]?.stringValue, let envelope = json["envelope"]?.stringValue else { return nil }
-        self.init(lane: lane, namespace: namespace, envelope: envelope, collapseId: json["collapseId"]?.stringValue)
+        self.init(lane: lane, namespace: namespace, envelope: envelope, collapseId: json["collapseId"]?.stringValue,
+                  level: json["interruptionLevel"]?.stringValue.flatMap(AlertAttention.Level.init(rawValue:)))
     }
 }
