@@ -101,6 +101,10 @@ public final class ManualScheduler: Scheduler {
         entries.withLock { $0.list.filter { !$0.job.cancelled.load(ordering: .relaxed) }.count }
     }
 
+    /// Drops every job not yet run: what a harness does when it stops, since a job that never
+    /// comes due would otherwise keep what it captured — often the owner of this scheduler — alive.
+    public func discardPending() { entries.withLock { $0.list.removeAll() } }
+
     /// Moves the clock forward by `ms`, running each due job at its due time.
     public func advance(byMs ms: Int64) {
         let target = manualClock.nowMilliseconds + ms

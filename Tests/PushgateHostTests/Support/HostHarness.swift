@@ -123,6 +123,8 @@ final class HostHarness: Sendable {
         if let relay { await relay.shutdown(graceSeconds: 1) }
         fake.stop()
         fakeFCM?.stop()
+        // A debounce window still open holds the event gate, which holds this scheduler.
+        scheduler.discardPending()
     }
 
     /// A host API call; `bearer` nil sends the right token, "" sends none.
