@@ -47,8 +47,9 @@ struct HapiAPNsLane: HapiPushLane {
     func shutdown() async {}
 }
 
-/// The Android lane: the relay wrapper message of hapi-path.md §8 through FCM. A data message
-/// has no notification priority, so the interruption level changes nothing here.
+/// The Android lane: hapi's data-only relay message through FCM (docs/relay.md "`POST /v1/push`:
+/// the hapi route"). A data message has no notification priority, so the interruption level
+/// changes nothing here.
 struct HapiFCMLane: HapiPushLane {
     /// The relay's client for the service account, shared with the gateway's Android lane.
     let fcm: RelayFCMClients.Lease
