@@ -6,6 +6,8 @@ public enum RelayRoute: String, Sendable, CaseIterable {
     case unregisterLiveActivityToken = "/v1/push/unregister-live-activity-token"
     case send = "/v1/push/send"
     case liveActivity = "/v1/push/live-activity"
+    /// **Extension**: a silent push that removes delivered notifications (docs/relay.md "Background").
+    case background = "/v1/push/background"
     case healthz = "/healthz"
     case readyz = "/readyz"
 
@@ -18,12 +20,13 @@ public enum RelayRoute: String, Sendable, CaseIterable {
         case .unregisterLiveActivityToken: "unregister-la"
         case .send: "send"
         case .liveActivity: "live-activity"
+        case .background: "background"
         case .healthz: "healthz"
         case .readyz: "readyz"
         }
     }
 
-    /// Register and unregister routes share the register limit; send and live-activity the send limits.
+    /// Register and unregister routes share the register limit; the delivering routes the send limits.
     var isRegistration: Bool {
         switch self {
         case .registerToken, .unregisterToken, .registerLiveActivityToken, .unregisterLiveActivityToken: true
@@ -31,6 +34,9 @@ public enum RelayRoute: String, Sendable, CaseIterable {
         }
     }
 
+    /// Routes that deliver to the tokens of a signed request: `send`, `live-activity`, `background`.
+    var delivers: Bool { self == .send || self == .liveActivity || self == .background }
+
     /// Routes with a signed JSON body (POST only).
-    var isSigned: Bool { isRegistration || self == .send || self == .liveActivity }
+    var isSigned: Bool { isRegistration || delivers }
 }

@@ -15,7 +15,7 @@ import PushgateTestSupport
 
     /// A stray setting would otherwise be ignored in silence while the operator believes Android is on.
     @Test func aSettingWithoutTheAccountStopsStartUpNamingIt() throws {
-        for name in ["ANDROID_CHANNEL_ID", "ANDROID_FCM_ORIGIN", "ANDROID_PACKAGE_NAME", "ANDROID_FCM_TOKEN_URI", "ANDROID_FCM_CA_FILE"] {
+        for name in ["ANDROID_CHANNEL_ID", "ANDROID_TIME_SENSITIVE_CHANNEL_ID", "ANDROID_FCM_ORIGIN", "ANDROID_PACKAGE_NAME", "ANDROID_FCM_TOKEN_URI", "ANDROID_FCM_CA_FILE"] {
             let error = #expect(throws: ConfigurationError.self, "\(name)") {
                 try Self.configuration(["PUSHGATE_RELAY_" + name: "https://127.0.0.1:4443"])
             }
@@ -45,7 +45,7 @@ import PushgateTestSupport
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         let defaults = try #require(try Self.configuration([Self.accountPath: path]).android)
-        #expect(defaults.channelId == "default")
+        #expect(defaults.channelId == "default" && defaults.timeSensitiveChannelId == "default")
         #expect(defaults.fcm.packageName == nil, "no restricted_package_name unless set")
         #expect(defaults.fcm.account.projectId == "pushgate-test")
         #expect(defaults.fcm.origin.description == "https://fcm.googleapis.com" && defaults.fcm.tokenURI == nil)
@@ -53,8 +53,15 @@ import PushgateTestSupport
         let set = try #require(try Self.configuration([Self.accountPath: path, "PUSHGATE_RELAY_ANDROID_PACKAGE_NAME": "dev.example.app"],
                                                       arguments: ["--android-channel-id", "agents"]).android)
         #expect(set.channelId == "agents" && set.fcm.packageName == "dev.example.app")
-        #expect(throws: ConfigurationError.self, "a channel id over 256 bytes") {
-            try Self.configuration([Self.accountPath: path, "PUSHGATE_RELAY_ANDROID_CHANNEL_ID": String(repeating: "c", count: 257)])
+        #expect(set.timeSensitiveChannelId == "agents", "the normal channel unless set")
+        let urgent = try #require(try Self.configuration([Self.accountPath: path],
+                                                         arguments: ["--android-time-sensitive-channel-id", "agents-urgent"]).android)
+        #expect(urgent.channelId == "default" && urgent.timeSensitiveChannelId == "agents-urgent")
+        for name in ["ANDROID_CHANNEL_ID", "ANDROID_TIME_SENSITIVE_CHANNEL_ID"] {
+            let error = #expect(throws: ConfigurationError.self, "\(name) over 256 bytes") {
+                try Self.configuration([Self.accountPath: path, "PUSHGATE_RELAY_" + name: String(repeating: "c", count: 257)])
+            }
+            #expect(error?.setting.hasPrefix("PUSHGATE_RELAY_\(name) ") == true, "\(error?.description ?? "")")
         }
     }
 }

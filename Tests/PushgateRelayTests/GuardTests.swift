@@ -115,6 +115,27 @@ import Testing
     @Test func theSuffixesAreThoseOfEveryRegisterMessage() {
         #expect(RegisterRequest.signedSuffixes == ["ios", "ios.unregister", "android", "android.unregister", "ios.liveactivity"])
     }
+
+    @Test func aSendRefusesTheRegisterSuffixesAndBackground() {
+        #expect(SendRequest.otherRoutesSuffixes == RegisterRequest.signedSuffixes + ["background"])
+    }
+
+    /// Every other signed message ends with its fixed suffix, a number, nothing, or a JSON
+    /// array, never with `.background`, even when a token or title ends so (docs/security.md, M3).
+    @Test func noOtherRoutesMessageEndsAsABackgroundMessage() throws {
+        let token = "R.background"
+        var messages = ["ios", "android"].flatMap { platform in
+            [SignedMessage.registerToken(ts: 1, token: token, platform: platform),
+             SignedMessage.unregisterToken(ts: 1, token: token, platform: platform)]
+        } + [SignedMessage.liveActivityToken(ts: 1, token: token)]
+        for (title, staleDate) in [(String?.none, Int64?.none), (nil, 1_700_000_000), ("x.background", nil)] {
+            let state = try LiveActivityContentState(status: .working, eventVersion: 1, updatedAt: 1, title: title)
+            messages.append(SignedMessage.liveActivity(ts: 1, push: try LiveActivityPush(tokens: [token], event: .update,
+                                                                                         contentState: state, staleDate: staleDate)))
+        }
+        for message in messages { #expect(!message.hasSuffix("." + BackgroundRequest.signedSuffix), "\(message)") }
+        #expect(SignedMessage.background(ts: 1, tokens: [token]).hasSuffix(".background"))
+    }
 }
 
 @Suite struct ReplaySetClaimTests {

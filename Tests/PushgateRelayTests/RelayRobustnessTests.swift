@@ -192,7 +192,7 @@ import PushgateTestSupport
         for (index, client) in clients.enumerated() {
             do {
                 let response = try client.readResponse()
-                if response.status != 200 || response.bodyText != #"{"status":"ok"}"# || response.closesConnection {
+                if response.status != 200 || response.bodyText != #"{"status":"ok","extensions":["interruptionLevel"]}"# || response.closesConnection {
                     failures.append("#\(index): \(response.status) \(response.bodyText)")
                 }
             } catch {
@@ -363,7 +363,7 @@ extension RelayRobustnessTests {
             static func registeredTokens(_ jobs: [Job]) -> Set<String> { Set(jobs.joined().compactMap(\.binds)) }
 
             static let healthz = Exchange(label: "healthz", request: RawHTTPClient.request("GET", "/healthz"),
-                                          status: 200, body: Array(#"{"status":"ok"}"#.utf8))
+                                          status: 200, body: Array(#"{"status":"ok","extensions":["interruptionLevel"]}"#.utf8))
 
             private func job(roll: Int, host: Int, serial: Int) throws -> Job {
                 let signer = RelayRequestSigner(key: hosts[host])

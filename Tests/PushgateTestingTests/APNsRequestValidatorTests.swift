@@ -70,6 +70,13 @@ import Testing
         Case(name: "priority 1", change: setting("apns-priority", "1"), status: 200, reason: nil),
         Case(name: "no priority", change: setting("apns-priority", nil), status: 200, reason: nil),
         Case(name: "priority 7", change: setting("apns-priority", "7"), status: 400, reason: .badPriority),
+        Case(name: "background priority 5", change: { background(&$0); setting("apns-priority", "5")(&$0) }, status: 200, reason: nil),
+        Case(name: "background priority 10", change: background, status: 400, reason: .badPriority),
+        Case(name: "background without priority (APNs takes 10)", change: { background(&$0); setting("apns-priority", nil)(&$0) },
+             status: 400, reason: .badPriority),
+        Case(name: "background on a VoIP topic",
+             change: { background(&$0); setting("apns-priority", "5")(&$0); setting("apns-topic", "com.example.app.voip")(&$0) },
+             status: 400, reason: .badTopic),
         Case(name: "collapse id 64 bytes", change: setting("apns-collapse-id", String(repeating: "c", count: 64)), status: 200, reason: nil),
         Case(name: "collapse id 65 bytes", change: setting("apns-collapse-id", String(repeating: "c", count: 65)), status: 400, reason: .badCollapseId),
         Case(name: "apns-id uuid", change: setting("apns-id", "123e4567-e89b-12d3-a456-426614174000"), status: 200, reason: nil),
@@ -85,6 +92,12 @@ import Testing
             change: { setting("apns-push-type", "voip")(&$0); setting("apns-topic", "com.example.app.voip")(&$0); $0.body = paddedPayload(5120) },
             status: 200, reason: nil),
     ]
+
+    /// A silent push: push type `background`, `aps` with only `content-available` (priority left at 10).
+    static let background: @Sendable (inout FakeHTTP2Request) -> Void = { request in
+        setting("apns-push-type", "background")(&request)
+        request.body = Array(#"{"aps":{"content-available":1}}"#.utf8)
+    }
 
     /// `{"aps":{},"p":"xxx…"}` of exactly `size` bytes.
     static func paddedPayload(_ size: Int) -> [UInt8] {

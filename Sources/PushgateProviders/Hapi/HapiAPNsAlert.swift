@@ -7,7 +7,9 @@ import PushgateCore
 /// - Important: hapi-path.md §8 "APNs: alert message" — body bytes exactly
 ///   `{"aps":{"mutable-content":1,"alert":{"title":"HAPI","body":"New activity"},"sound":"default"},"hapi":{"v":1,"e":"<envelope>"}}`
 ///   (no `/` escaping), `apns-push-type: alert`, `apns-priority` 10 or 5, `apns-expiration` (hapi: 0),
-///   `apns-collapse-id` only when non-empty after truncation to 64 bytes.
+///   `apns-collapse-id` only when non-empty after truncation to 64 bytes. A relay's **extension**
+///   (docs/relay.md "`POST /v1/push`: the hapi route") adds `aps.interruption-level` last when the
+///   request names one.
 public enum HapiAPNsAlert {
     /// The alert text every encrypted notification shows until the device decrypts it.
     public static let placeholderTitle = "HAPI"
@@ -15,10 +17,11 @@ public enum HapiAPNsAlert {
     /// `hapi.v`: the envelope version.
     public static let envelopeVersion: Int64 = 1
 
-    /// The payload bytes for `envelope`.
-    public static func payload(envelope: String) -> [UInt8] {
+    /// The payload bytes for `envelope`, with `interruptionLevel` as `aps.interruption-level`.
+    public static func payload(envelope: String, interruptionLevel: AlertAttention.Level? = nil) -> [UInt8] {
         let alert = JSONObject([("title", .string(placeholderTitle)), ("body", .string(placeholderBody))])
-        let aps = JSONObject([("mutable-content", .integer(1)), ("alert", .object(alert)), ("sound", .string("default"))])
+        var aps = JSONObject([("mutable-content", .integer(1)), ("alert", .object(alert)), ("sound", .string("default"))])
+        if let interruptionLevel { aps["interruption-level"] = .string(interruptionLevel.rawValue) }
         let hapi = JSONObject([("v", .integer(envelopeVersion)), ("e", .string(envelope))])
         return JSONValue.object(JSONObject([("aps", .object(aps)), ("hapi", .object(hapi))])).serializedBytes()
     }
@@ -28,9 +31,11 @@ public enum HapiAPNsAlert {
     /// collapse id truncated by ``HapiCollapseId`` (left out when empty). Throws
     /// ``APNsNotificationError`` for a token that is not even-length hex, a bad bundle id or priority.
     public static func notification(deviceToken: String, bundleId: String, envelope: String, collapseId: String?,
-                                    priority: Int = 10, expiration: Int64) throws -> APNsNotification {
+                                    priority: Int = 10, interruptionLevel: AlertAttention.Level? = nil,
+                                    expiration: Int64) throws -> APNsNotification {
         guard priority == 10 || priority == 5 else { throw APNsNotificationError("priority must be 10 or 5") }
-        return try APNsNotification.alert(deviceToken: deviceToken, bundleId: bundleId, payload: payload(envelope: envelope),
+        return try APNsNotification.alert(deviceToken: deviceToken, bundleId: bundleId,
+                                          payload: payload(envelope: envelope, interruptionLevel: interruptionLevel),
                                           collapseId: collapseId.flatMap(HapiCollapseId.truncate), priority: priority,
                                           expiration: expiration)
     }

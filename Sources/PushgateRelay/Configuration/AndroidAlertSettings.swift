@@ -7,29 +7,38 @@ public struct AndroidAlertSettings: Sendable {
     public var fcm: FCMAccountSettings
     /// `android.notification.channel_id` (`ANDROID_CHANNEL_ID`, default `default`).
     public var channelId: String
+    /// The channel of a time-sensitive alert (`ANDROID_TIME_SENSITIVE_CHANNEL_ID`, default
+    /// `channelId`): a high-importance channel the app made (docs/relay.md "Attention").
+    public var timeSensitiveChannelId: String
 
     static let fcmNames = FCMAccountSettings.Names(
         serviceAccountPath: "ANDROID_FCM_SERVICE_ACCOUNT_PATH", packageName: "ANDROID_PACKAGE_NAME",
         origin: "ANDROID_FCM_ORIGIN", tokenURI: "ANDROID_FCM_TOKEN_URI", caFile: "ANDROID_FCM_CA_FILE")
-    static let settingNames = Set(fcmNames.all + ["ANDROID_CHANNEL_ID"])
+    static let channelSettings = ["ANDROID_CHANNEL_ID", "ANDROID_TIME_SENSITIVE_CHANNEL_ID"]
+    static let settingNames = Set(fcmNames.all + channelSettings)
     static let defaultChannelId = "default"
     /// The setting without which an `android` register answers 501, as the relay's messages name it.
     static let accountSetting = SettingsSource.prefix + fcmNames.serviceAccountPath
 
     /// `nil` when `ANDROID_FCM_SERVICE_ACCOUNT_PATH` is not set: then an `android` register answers 501.
     static func load(_ source: SettingsSource) throws(ConfigurationError) -> Self? {
-        let channelId = source.value("ANDROID_CHANNEL_ID")
         guard let fcm = try FCMAccountSettings.load(source, fcmNames, defaultPackageName: nil) else {
-            if channelId != nil {
-                throw ConfigurationError(setting: SettingsSource.displayName("ANDROID_CHANNEL_ID"),
-                                         problem: "needs \(fcmNames.serviceAccountPath)")
+            if let name = channelSettings.first(where: { source.value($0) != nil }) {
+                throw ConfigurationError(setting: SettingsSource.displayName(name), problem: "needs \(fcmNames.serviceAccountPath)")
             }
             return nil
         }
-        let channel = channelId ?? defaultChannelId
-        guard !channel.isEmpty, channel.utf8.count <= 256 else {
-            throw ConfigurationError(setting: SettingsSource.displayName("ANDROID_CHANNEL_ID"), problem: "must be 1 to 256 bytes")
+        let channel = try channelId(source, "ANDROID_CHANNEL_ID") ?? defaultChannelId
+        return Self(fcm: fcm, channelId: channel,
+                    timeSensitiveChannelId: try channelId(source, "ANDROID_TIME_SENSITIVE_CHANNEL_ID") ?? channel)
+    }
+
+    /// A channel id setting: 1 to 256 bytes; `nil` when unset.
+    private static func channelId(_ source: SettingsSource, _ name: String) throws(ConfigurationError) -> String? {
+        guard let value = source.value(name) else { return nil }
+        guard !value.isEmpty, value.utf8.count <= 256 else {
+            throw ConfigurationError(setting: SettingsSource.displayName(name), problem: "must be 1 to 256 bytes")
         }
-        return Self(fcm: fcm, channelId: channel)
+        return value
     }
 }

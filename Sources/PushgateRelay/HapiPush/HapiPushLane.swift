@@ -35,7 +35,7 @@ struct HapiAPNsLane: HapiPushLane {
     func push(_ request: HapiPushRequest) async -> HapiPushOutcome {
         guard let notification = try? HapiAPNsAlert.notification(
             deviceToken: request.token, bundleId: bundleId, envelope: request.envelope,
-            collapseId: request.collapseId, priority: request.priority,
+            collapseId: request.collapseId, priority: request.priority, interruptionLevel: request.interruptionLevel,
             expiration: APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)) else {
             // Token, priority and envelope were validated already; only a bad bundle id gets here.
             return .failed(reason: "invalid APNs notification")
@@ -47,7 +47,9 @@ struct HapiAPNsLane: HapiPushLane {
     func shutdown() async {}
 }
 
-/// The Android lane: the relay wrapper message of hapi-path.md §8 through FCM.
+/// The Android lane: hapi's data-only relay message through FCM (docs/relay.md "`POST /v1/push`:
+/// the hapi route"). A data message has no notification priority, so the interruption level
+/// changes nothing here.
 struct HapiFCMLane: HapiPushLane {
     /// The relay's client for the service account, shared with the gateway's Android lane.
     let fcm: RelayFCMClients.Lease
@@ -70,7 +72,8 @@ struct HapiFCMLane: HapiPushLane {
 }
 
 /// Both lanes with `--dry-run`: every request is accepted and written as a delivery line
-/// holding the platform, the token hash, the envelope length, the collapse id and the priority.
+/// holding the platform, the token hash, the envelope length, the collapse id, the priority and
+/// the interruption level.
 struct HapiDryRunLane: HapiPushLane {
     let channel: DryRunChannel
 
@@ -85,6 +88,7 @@ struct HapiDryRunLane: HapiPushLane {
         ])
         if let collapseId = request.collapseId { line["collapseId"] = .string(collapseId) }
         line["priority"] = .integer(Int64(request.priority))
+        if let level = request.interruptionLevel { line[HapiPushRequest.interruptionLevelField] = .string(level.rawValue) }
         channel.write(line)
         return .sent
     }

@@ -1,18 +1,22 @@
 import PushgateCore
 
-/// A validated `POST /v1/push` body: platform, normalized token, envelope, collapse id, priority.
+/// A validated `POST /v1/push` body: platform, normalized token, envelope, collapse id, priority,
+/// interruption level.
 ///
-/// - Important: hapi-path.md §7 relay side, checks 3–9 in order: a JSON object; `platform`
-///   `ios` or `android`; `token` 1–4096 printable ASCII (iOS: even-length hex of 16–512,
-///   lowercased); `envelope` a non-empty string, over 3200 characters → 413 before its shape is
-///   checked (a multiple of 4 of `[A-Za-z0-9+/]` with up to two `=`); `collapseId` a string;
-///   `priority` 5 or 10 (default 10). The collapse id is truncated again (§8).
+/// - Important: docs/relay.md "`POST /v1/push`: the hapi route", checks in order: a JSON object;
+///   `platform` `ios` or `android`; `token` 1–4096 printable ASCII (iOS: even-length hex of
+///   16–512, lowercased); `envelope` a non-empty string, over 3200 characters → 413 before its
+///   shape is checked (a multiple of 4 of `[A-Za-z0-9+/]` with up to two `=`); `collapseId` a
+///   string; `priority` 5 or 10 (default 10); **extension** `interruptionLevel` passive, active or
+///   time-sensitive. The collapse id is truncated again to 64 bytes.
 struct HapiPushRequest: Sendable, Equatable {
     enum Platform: String, Sendable {
         case ios, android
     }
 
     static let maxTokenLength = 4096
+    /// The extension field, as `/healthz` announces it.
+    static let interruptionLevelField = "interruptionLevel"
 
     let platform: Platform
     /// The token as sent to the provider: lowercased for iOS, unchanged for Android.
@@ -21,6 +25,8 @@ struct HapiPushRequest: Sendable, Equatable {
     /// The collapse id after truncation to 64 bytes; `nil` when absent or empty.
     let collapseId: String?
     let priority: Int
+    /// `aps.interruption-level` of the iOS alert; `nil` when absent.
+    let interruptionLevel: AlertAttention.Level?
 
     init(body: [UInt8]) throws(HapiPushError) {
         guard let object = (try? JSONValue.parse(body))?.objectValue else {
@@ -57,11 +63,19 @@ struct HapiPushRequest: Sendable, Equatable {
             guard let number = value.doubleValue, number == 5 || number == 10 else { throw .badRequest("priority must be 5 or 10") }
             priority = Int(number)
         }
+        var interruptionLevel: AlertAttention.Level?
+        if let value = object[Self.interruptionLevelField] {
+            guard let level = value.stringValue.flatMap(AlertAttention.Level.init(rawValue:)) else {
+                throw .badRequest("interruptionLevel must be passive, active or time-sensitive")
+            }
+            interruptionLevel = level
+        }
         self.platform = platform
         self.token = platform == .ios ? token.lowercased() : token
         self.envelope = envelope
         self.collapseId = collapseId
         self.priority = priority
+        self.interruptionLevel = interruptionLevel
     }
 
     /// `^[A-Za-z0-9+/]+={0,2}$` with a length that is a multiple of 4.

@@ -28,16 +28,9 @@ struct RegisterRequest {
         proof = try SignedProof(fields, keys: keys)
     }
 
-    /// Whether a send's signed message `ts.tokens.title` is also a register-family message
-    /// `ts.token.` + suffix: it ends with `.` and a suffix. The suffix may begin in the title or
-    /// in the last token (an FCM token may contain `.`), so the whole message is looked at.
-    static func collides(withSend message: String) -> Bool {
-        signedSuffixes.contains { message.hasSuffix("." + $0) }
-    }
-
     /// The endings of every register-family signed message (`ts.token.` + suffix). A send whose
     /// signed message ends with `.` and one would sign the same bytes as a register, so such
-    /// sends are refused (docs/security.md, M3).
+    /// sends are refused (``SendRequest/signsAnotherRoutesMessage``, docs/security.md, M3).
     /// Read off the builders themselves, so a new register message cannot be left out.
     static let signedSuffixes: [String] = {
         let prefix = "0.t."

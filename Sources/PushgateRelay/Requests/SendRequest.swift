@@ -3,8 +3,9 @@ import PushgateProviders
 
 /// A `POST /v1/push/send` request, validated.
 ///
-/// - Important: relay-protocol.md §4 — only `ts`, the sorted tokens and `title` are signed;
-///   `body`, `badge`, `data`, `collapseId` and `env` are not. Unknown top-level fields are ignored.
+/// - Important: docs/relay.md "Signed requests" — only `ts`, the sorted tokens and `title` are
+///   signed; `body`, `badge`, `data`, `collapseId`, `env` and the attention fields
+///   (docs/relay.md "Attention") are not. Unknown top-level fields are ignored.
 struct SendRequest {
     let tokens: [String]
     let title: String
@@ -13,6 +14,7 @@ struct SendRequest {
     let collapseId: String?
     let environment: APNsEnvironment
     let data: [(key: String, value: String)]
+    let attention: AlertAttention
     let proof: SignedProof
 
     init(_ fields: FieldReader, keys: PublicKeyCache) throws(RelayError) {
@@ -27,11 +29,24 @@ struct SendRequest {
         if let collapseId, collapseId.isEmpty || collapseId.utf8.count > 64 { throw .invalidRequest }
         environment = try APNsEnvironment.from(fields)
         data = try fields.has("data") ? Self.data(fields.relayObject("data")) : []
+        attention = try AlertAttention(sendFields: fields)
         proof = try SignedProof(fields, keys: keys)
     }
 
     /// The string the host signed.
     var signedMessage: String { SignedMessage.send(ts: proof.timestampMs, tokens: tokens, title: title) }
+
+    /// Whether the signed message `ts.tokens.title` is also another route's message: it ends with
+    /// `.` and a register-family suffix or `background`. The suffix may begin in the title or in
+    /// the last token (an FCM token may contain `.`), so the whole message is looked at. Such a
+    /// send is refused (docs/security.md, M3).
+    var signsAnotherRoutesMessage: Bool {
+        let message = signedMessage
+        return Self.otherRoutesSuffixes.contains { message.hasSuffix("." + $0) }
+    }
+
+    /// The endings of every other message of the form `ts.tokens.` + suffix.
+    static let otherRoutesSuffixes = RegisterRequest.signedSuffixes + [BackgroundRequest.signedSuffix]
 
     /// `data`: at most 16 string entries, keys non-empty and not `aps` nor one FCM reserves (the
     /// same map goes to Android tokens), key ≤ 64 bytes, value ≤ 256 bytes, keys and values ≤

@@ -29,7 +29,7 @@ public final class RelayGuards: Sendable {
     /// The per-IP limit of `route`, checked before its body is read.
     func allowsClient(_ ip: String, route: RelayRoute, nowMs: Int64) -> Bool {
         if route.isRegistration { return registerByIP.allow(ip, nowMs: nowMs) }
-        if route == .send || route == .liveActivity { return sendByIP.allow(ip, nowMs: nowMs) }
+        if route.delivers { return sendByIP.allow(ip, nowMs: nowMs) }
         return true
     }
 

@@ -21,6 +21,9 @@ public final class RelayService: Sendable {
     public let metrics = RelayMetrics()
     /// The body cap of `send`; the other signed routes keep 16 KiB.
     static let maxSendBodyBytes = 64 * 1024
+    /// What `/healthz` announces beyond OpenChamber's relay, so a host knows it may send it
+    /// (docs/relay.md "Health"): the `interruptionLevel` field of `/v1/push`.
+    static let extensions = [HapiPushRequest.interruptionLevelField]
     private let keys = PublicKeyCache()
     private let accepting = Atomic<Bool>(true)
 
@@ -62,12 +65,13 @@ public final class RelayService: Sendable {
         let response: RelayResponse
         do {
             switch route {
-            case .healthz: response = .json(200, ["status": "ok"])
+            case .healthz: response = .json(200, ["status": "ok", "extensions": .array(Self.extensions.map(JSONValue.string))])
             case .readyz: response = isReady ? .json(200, ["status": "ready"]) : .json(503, ["status": "not_ready"])
             case .registerToken, .unregisterToken, .registerLiveActivityToken, .unregisterLiveActivityToken:
                 response = try await register(route: route, body: body, client: client)
             case .send: response = try await send(body: body, client: client)
             case .liveActivity: response = try await liveActivity(body: body, client: client)
+            case .background: response = try await background(body: body, client: client)
             }
         } catch {
             response = .error(error)
@@ -166,10 +170,10 @@ public final class RelayService: Sendable {
     private func send(body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
         let startedAtMs = retry.clock.nowMilliseconds
         let request = try SendRequest(.relayBody(body), keys: keys)
-        // Such a send signs the bytes of a register route's message (docs/security.md, M3).
-        guard !RegisterRequest.collides(withSend: request.signedMessage) else { throw .invalidRequest }
+        // Such a send signs the bytes of another route's message (docs/security.md, M3).
+        guard !request.signsAnotherRoutesMessage else { throw .invalidRequest }
         guard let payload = APNsPayload.alert(title: request.title, body: request.body, badge: request.badge,
-                                              threadId: request.collapseId, data: request.data)
+                                              threadId: request.collapseId, data: request.data, attention: request.attention)
         else { throw .invalidRequest }
         let serverId = try await authorize(request.proof, message: request.signedMessage, route: .send, client: client)
         let ttlSeconds = configuration.apnsTTLSeconds
@@ -186,21 +190,57 @@ public final class RelayService: Sendable {
                     await channel.deliver(notification, environment: request.environment)
                 }
             }
-            guard let android else {
-                // Bound while the relay had an Android account, sent after it was removed.
-                return ProviderPush(attemptTimeoutMs: 0, replacesDuplicates: false) {
-                    .transient(reason: TokenResultReason.androidUnconfigured, failure: .rejected)
-                }
-            }
             let message = FCMMessage.alert(token: token, title: request.title, body: request.body, data: request.data,
                                            collapseId: request.collapseId, badge: request.badge,
                                            channelId: androidSettings?.channelId ?? AndroidAlertSettings.defaultChannelId,
-                                           packageName: androidSettings?.fcm.packageName, ttlSeconds: ttlSeconds)
-            return ProviderPush(attemptTimeoutMs: android.requestTimeoutMilliseconds, replacesDuplicates: replacesDuplicates) {
-                await android.deliver(message)
-            }
+                                           packageName: androidSettings?.fcm.packageName, ttlSeconds: ttlSeconds,
+                                           level: request.attention.level,
+                                           timeSensitiveChannelId: androidSettings?.timeSensitiveChannelId)
+            return Self.androidPush(message, lane: android, replacesDuplicates: replacesDuplicates)
         }
         return results(rows)
+    }
+
+    /// `POST /v1/push/background` (**extension**, docs/relay.md "Background"): checked and guarded
+    /// as `send`; iOS tokens get a background push whose `aps` holds only `content-available`,
+    /// Android tokens a data message, both naming the collapse ids to remove.
+    private func background(body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
+        let startedAtMs = retry.clock.nowMilliseconds
+        let request = try BackgroundRequest(.relayBody(body), keys: keys)
+        guard let payload = APNsPayload.dismissal(collapseIds: request.collapseIds) else { throw .invalidRequest }
+        let serverId = try await authorize(request.proof, message: request.signedMessage, route: .background, client: client)
+        // A dismissal is worth delivering as long as the alerts it removes are kept for the phone.
+        let ttlSeconds = configuration.apnsTTLSeconds
+        let expiration = APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)
+        let (bundleId, channel, android, packageName) = (configuration.bundleId, channel, android, configuration.android?.fcm.packageName)
+        // Removing notifications twice removes nothing more: a try that may have arrived can be sent again.
+        let rows = try await deliver(request.tokens, kinds: [.alert, .android], serverId: serverId,
+                                     startedAtMs: startedAtMs) { token, kind throws -> ProviderPush in
+            guard kind == .android else {
+                let notification = try APNsNotification.background(deviceToken: token, bundleId: bundleId, payload: payload,
+                                                                   expiration: expiration)
+                return ProviderPush(attemptTimeoutMs: channel.requestTimeoutMilliseconds, replacesDuplicates: true) {
+                    await channel.deliver(notification, environment: request.environment)
+                }
+            }
+            let message = FCMMessage.dismissal(token: token, collapseIds: request.collapseIds, packageName: packageName,
+                                               ttlSeconds: ttlSeconds)
+            return Self.androidPush(message, lane: android, replacesDuplicates: true)
+        }
+        return results(rows)
+    }
+
+    /// An Android token's push through `lane`; without one (the token was bound while the relay had
+    /// an Android account, and is sent to after it was removed) the row is refused.
+    private static func androidPush(_ message: FCMMessage, lane: (any AndroidAlertLane)?, replacesDuplicates: Bool) -> ProviderPush {
+        guard let lane else {
+            return ProviderPush(attemptTimeoutMs: 0, replacesDuplicates: false) {
+                .transient(reason: TokenResultReason.androidUnconfigured, failure: .rejected)
+            }
+        }
+        return ProviderPush(attemptTimeoutMs: lane.requestTimeoutMilliseconds, replacesDuplicates: replacesDuplicates) {
+            await lane.deliver(message)
+        }
     }
 
     private func liveActivity(body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {

@@ -3,10 +3,12 @@ import PushgateCore
 /// Checks one request the way APNs does, in a fixed order: method, path, duplicate headers,
 /// provider token, topic, push type, priority, collapse id, apns-id, expiration, payload.
 ///
-/// - Important: the status/reason pairs follow Apple's documented table (relay-protocol.md §7
-///   relies on them: 410, `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic` are dead
-///   tokens). Apple lists no reason for a payload that is not a JSON object, so the fake answers
-///   400 `PayloadEmpty` for it, as for an empty body.
+/// - Important: the status/reason pairs follow Apple's documented table (the relay relies on
+///   them: 410, `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic` are dead tokens,
+///   docs/relay.md "Send results"). Apple lists no reason for a payload that is not a JSON
+///   object, so the fake answers 400 `PayloadEmpty` for it, as for an empty body. A `background`
+///   push must have priority 5 (Apple: 10, also by default, is an error for a push that only
+///   sets `content-available`) and the bare bundle id as its topic (docs/fake-apns.md).
 public struct APNsRequestValidator: Sendable {
     /// The `apns-push-type` values APNs accepts.
     public static let pushTypes: Set<String> = [
@@ -67,9 +69,10 @@ public struct APNsRequestValidator: Sendable {
             return fail(400, .invalidPushType)
         }
         if let suffix = Self.topicSuffixes[pushType], !topic.hasSuffix(suffix) { return fail(400, .badTopic) }
-        if let priority = request.header("apns-priority"), !["1", "5", "10"].contains(priority) {
-            return fail(400, .badPriority)
-        }
+        if pushType == "background", Self.topicSuffixes.values.contains(where: topic.hasSuffix) { return fail(400, .badTopic) }
+        let priority = request.header("apns-priority")
+        if let priority, !["1", "5", "10"].contains(priority) { return fail(400, .badPriority) }
+        if pushType == "background", priority != "5" { return fail(400, .badPriority) }
         if let collapseId = request.header("apns-collapse-id"), collapseId.utf8.count > Self.collapseIdLimit {
             return fail(400, .badCollapseId)
         }

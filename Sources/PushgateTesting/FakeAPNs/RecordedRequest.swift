@@ -18,6 +18,11 @@ public struct RecordedRequest: FakeProviderRecord {
     /// Whether the stream was reset (RST_STREAM) instead of answered (``FakeProvider/resetStreams(every:)``).
     public let reset: Bool
 
+    /// `apns-push-type`, as sent.
+    public var pushType: String? { header("apns-push-type") }
+    /// `apns-priority`, as sent; `nil` when absent (APNs then takes 10).
+    public var priority: String? { header("apns-priority") }
+
     /// The record line `pushgate fake-apns --record` writes:
     /// `{"path","headers":{…},"payload":…,"status","reason"}` (compact; `reason` null on success;
     /// a reset stream has `"status":null` and ends with `"reset":true`).

@@ -1,0 +1,44 @@
+import PushgateCore
+import PushgateProviders
+
+/// A `POST /v1/push/background` request (**extension**), validated: a silent push telling the
+/// app to remove the notifications of `collapseIds`.
+///
+/// - Important: docs/relay.md "Background" — `tokens` as on `send` (1–100, iOS or Android),
+///   `collapseIds` 1–32 distinct strings of 1–64 bytes without CR, LF or NUL, `env` as on `send`;
+///   only `ts` and the sorted tokens are signed (`ts.tokens.background`).
+struct BackgroundRequest {
+    let tokens: [String]
+    let collapseIds: [String]
+    let environment: APNsEnvironment
+    let proof: SignedProof
+
+    static let maxCollapseIds = 32
+
+    init(_ fields: FieldReader, keys: PublicKeyCache) throws(RelayError) {
+        tokens = try DeviceToken.list(fields, android: true)
+        let values = try fields.relayArray("collapseIds")
+        guard (1...Self.maxCollapseIds).contains(values.count) else { throw .invalidRequest }
+        var collapseIds: [String] = []
+        for value in values {
+            guard let id = value.stringValue, Self.isValidCollapseId(id), !collapseIds.contains(id) else { throw .invalidRequest }
+            collapseIds.append(id)
+        }
+        self.collapseIds = collapseIds
+        environment = try APNsEnvironment.from(fields)
+        proof = try SignedProof(fields, keys: keys)
+    }
+
+    /// The string the host signed.
+    var signedMessage: String { SignedMessage.background(ts: proof.timestampMs, tokens: tokens) }
+
+    /// The ending of the background message (`ts.tokens.` + suffix), read off its builder; a
+    /// `send` whose message ends with `.` and it is refused (docs/security.md, M3).
+    static let signedSuffix = String(SignedMessage.background(ts: 0, tokens: ["t"]).dropFirst("0.t.".count))
+
+    /// 1–64 bytes, as a send's `collapseId`, and no CR, LF or NUL: the app matches it against
+    /// the identifiers of delivered notifications, which never hold them.
+    private static func isValidCollapseId(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64 && !id.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+}
