@@ -80,13 +80,15 @@ public struct FCMMessage: Sendable, Equatable {
 
     /// The dismissal of notifications answered elsewhere (docs/app-integration.md, "Dismissal"):
     /// a data message `{"dismiss_collapse_ids":"id1,id2"}`, `android.priority` `HIGH` so the app
-    /// wakes to remove them, `restricted_package_name` when one is set.
+    /// wakes to remove them, `restricted_package_name` when one is set. An id that holds `,`
+    /// cannot be told apart in that list and is left out (its banner was replaced all the same).
     public static func dismissal(token: String, collapseIds: [String], packageName: String?, ttlSeconds: Int) -> FCMMessage {
+        let listed = collapseIds.filter { !$0.contains(",") }
         var android = JSONObject([("priority", .string("HIGH")), ("ttl", .string(ttl(ttlSeconds)))])
         if let packageName { android["restricted_package_name"] = .string(packageName) }
         return FCMMessage(token: token, message: JSONObject([
             ("token", .string(token)),
-            ("data", .object(JSONObject([("dismiss_collapse_ids", .string(collapseIds.joined(separator: ",")))]))),
+            ("data", .object(JSONObject([("dismiss_collapse_ids", .string(listed.joined(separator: ",")))]))),
             ("android", .object(android)),
         ]))
     }
