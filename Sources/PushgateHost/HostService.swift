@@ -222,8 +222,7 @@ public final class HostService: Sendable {
     private func keepOwed(_ result: inout DispatchResult) async {
         guard !result.owed.isEmpty else { return }
         do {
-            try await outbox.enqueue(result.owed)
-            result.queued = result.owed.count
+            result.queued = try await outbox.enqueue(result.owed)
             result.owed = []
         } catch {
             result.storeUnavailable = true

@@ -3,6 +3,7 @@ import PushgateCore
 import PushgateTesting
 import Testing
 import PushgateTestSupport
+import Synchronization
 
 /// docs/host.md "Dismissal": a `resolved` event replaces what it resolves, through host →
 /// pushgate-relay (real signatures) → fake APNs and fake FCM.
@@ -100,5 +101,64 @@ import PushgateTestSupport
         let data = fcm.sends.last { $0.deviceToken == pixel }?.message?["data"]
         #expect(data == (try JSONValue.parse(#"{"dismiss_collapse_ids":"question-s2,permission-r1"}"#)))
         await harness.stop()
+    }
+
+    @Test func aSessionWideResolveNamesEachReplacedPromptsRequest() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let iphone = TestToken.make()
+        try await harness.register(iphone)
+        _ = try await harness.dispatch("permission", "s1", requestId: "r1")
+        #expect(try await harness.event("resolved", "s1")["accepted"] == 1)
+        #expect(harness.payloads(iphone).last?["requestId"] == "r1", "the replaced prompt's request id")
+        await harness.stop()
+    }
+
+    @Test func aGoalThatCompletedIsNoPromptAnyMore() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        try await harness.register(TestToken.make())
+        _ = try await harness.dispatch("goal_blocked", "s1")
+        _ = try await harness.dispatch("goal_complete", "s1")
+        #expect(try await harness.event("resolved", "s1")["accepted"] == 0, "the completion took the blocked goal's banner")
+        await harness.stop()
+    }
+
+    @Test func aPromptIsRememberedForADayOnly() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        try await harness.register(TestToken.make())
+        _ = try await harness.dispatch("permission", "s1", requestId: "r1")
+        harness.clock.advance(milliseconds: HostStore.promptMemoryMs + 1)
+        #expect(try await harness.event("resolved", "s1", extra: [("requestId", "r1")])["accepted"] == 0)
+        await harness.stop()
+    }
+
+    @Test func directModeSendsTheBackgroundDismissalItself() async throws {
+        let harness = try await HostHarness(mode: .apns, hostEnvironment: Self.noTicks.merging(["PUSHGATE_DISMISS_MODE": "background"]) { $1 })
+        let iphone = TestToken.make()
+        try await harness.register(iphone)
+        _ = try await harness.dispatch("permission", "s1", requestId: "r1")
+        #expect(try await harness.event("resolved", "s1", extra: [("requestId", "r1")])["accepted"] == 1)
+        let background = try #require(harness.fake.requests.last { $0.deviceToken == iphone })
+        #expect(background.header("apns-push-type") == "background" && background.header("apns-priority") == "5")
+        #expect(background.payload == (try JSONValue.parse(#"{"aps":{"content-available":1},"dismiss":{"collapseIds":["permission-r1"]}}"#)))
+        await harness.stop()
+    }
+}
+
+/// docs/host.md "Dismissal" for hapi's pending-request lists: a resolved request leaves the list.
+@Suite struct PendingRequestResolutionTests {
+    @Test func aResolvedRequestLeavesTheListAndTheRestIsStillNotified() {
+        let scheduler = ManualScheduler()
+        let fired = Mutex<[HostEvent]>([])
+        let debounce = PendingRequestDebounce(scheduler: scheduler) { event in fired.withLock { $0.append(event) } }
+        let event = HostEvent(type: .permission, sessionId: "s1", pendingRequests: [PendingRequest(id: "A"), PendingRequest(id: "B")])
+        #expect(debounce.submit(event) == .debounced)
+        debounce.cancel(sessionId: "s1", requestId: "A")
+        scheduler.advance(byMs: PendingRequestDebounce.delayMs)
+        #expect(fired.withLock { $0.map(\.requestId) } == ["B"])
+
+        #expect(debounce.submit(HostEvent(type: .permission, sessionId: "s2", pendingRequests: [PendingRequest(id: "C")])) == .debounced)
+        debounce.cancel(sessionId: "s2", requestId: "C")
+        scheduler.advance(byMs: PendingRequestDebounce.delayMs)
+        #expect(fired.withLock { $0.count } == 1, "nothing left to notify in s2")
     }
 }

@@ -35,6 +35,15 @@ public enum APNsPayload {
         return bounded(JSONValue.object(JSONObject([("aps", .object(aps))])).serializedBytes())
     }
 
+    /// The most collapse ids one dismissal lists: 32 ids of 64 bytes fit the 4 KiB payload.
+    public static let maxDismissedCollapseIds = 32
+
+    /// A collapse id a dismissal can list: 1–64 bytes, as an alert's, and no CR, LF or NUL — the
+    /// app matches it against the identifiers of delivered notifications, which never hold them.
+    public static func isDismissible(collapseId id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64 && !id.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+
     /// A background push that tells the app which delivered notifications to remove:
     /// `{"aps":{"content-available":1},"dismiss":{"collapseIds":[…]}}` (docs/app-integration.md,
     /// "Dismissal"); `nil` when it would exceed ``maxBytes``.

@@ -46,20 +46,16 @@ public struct AlertAttention: Sendable, Equatable {
     public static func isValidRelevance(_ score: Double) -> Bool { score.isFinite && (0...1).contains(score) }
 
     /// The members written into `aps`: `interruption-level`, `relevance-score`, `category`.
-    public var apsMembers: [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = []
-        if let level { members.append(("interruption-level", .string(level.rawValue))) }
-        if let relevance { members.append(("relevance-score", .double(relevance))) }
-        if let category { members.append(("category", .string(category))) }
-        return members
-    }
+    public var apsMembers: [(String, JSONValue)] { members(level: "interruption-level", relevance: "relevance-score") }
 
     /// The members of a signed `send` body: `interruptionLevel`, `relevanceScore`, `category`.
-    public var sendFields: [(String, JSONValue)] {
-        var fields: [(String, JSONValue)] = []
-        if let level { fields.append(("interruptionLevel", .string(level.rawValue))) }
-        if let relevance { fields.append(("relevanceScore", .double(relevance))) }
-        if let category { fields.append(("category", .string(category))) }
-        return fields
+    public var sendFields: [(String, JSONValue)] { members(level: "interruptionLevel", relevance: "relevanceScore") }
+
+    private func members(level levelKey: String, relevance relevanceKey: String) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        if let level { members.append((levelKey, .string(level.rawValue))) }
+        if let relevance { members.append((relevanceKey, .double(relevance))) }
+        if let category { members.append(("category", .string(category))) }
+        return members
     }
 }

@@ -73,7 +73,8 @@ final class CurlTransferLoop: @unchecked Sendable {
         loop.watch(timer.descriptor, events: EPOLLIN.rawValue) { [self] _ in drive { _ in self.timer.fired() } }
     }
 
-    /// Starts a POST; `completion` runs once, on whichever thread finishes it.
+    /// Starts a POST of `body`, or a GET when it is nil; `completion` runs once, on whichever
+    /// thread finishes it.
     func submit(url: String, headers: [String], body: [UInt8]?, completion: @escaping Completion) {
         condition.lock()
         guard !closed else {

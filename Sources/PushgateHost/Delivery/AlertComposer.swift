@@ -2,7 +2,7 @@ import PushgateCore
 
 /// Turns an event and the registered tokens into content-free batches.
 ///
-/// - Important: host.md §5 — title = scenario title in the device's locale, body = trimmed
+/// - Important: docs/host.md "Delivery" — title = scenario title in the device's locale, body = trimmed
 ///   session name (task name for task types) or the localized `session` word, data = identifiers
 ///   only (``AlertBatch/data``), level, relevance and category by type; one group per (locale, environment), at most 100 tokens per batch, the same
 ///   badge on every batch; Android tokens get the same title, body and data as iOS tokens of their locale.
@@ -15,7 +15,6 @@ public struct AlertComposer: Sendable {
         self.titles = titles
         self.timeSensitive = timeSensitive
     }
-
 
     /// `tokens` grouped by (locale, environment) in the order the groups first appear, iOS
     /// tokens first; an Android token joins the first group of its locale whatever its
@@ -58,6 +57,9 @@ public struct AlertComposer: Sendable {
     /// Background dismissals of `collapseIds` for `tokens`: one batch per environment, at most
     /// 100 tokens each (docs/host.md, "Dismissal").
     func dismissals(_ collapseIds: [String], tokens: [AlertToken]) -> [AlertBatch] {
+        // A tag made of a session id with a line break in it cannot be listed; the rest can.
+        let collapseIds = collapseIds.filter { APNsPayload.isDismissible(collapseId: $0) }
+        guard !collapseIds.isEmpty else { return [] }
         var groups: [String: [AlertToken]] = [:]
         var order: [String] = []
         for token in tokens {

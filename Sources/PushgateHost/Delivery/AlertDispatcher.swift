@@ -62,14 +62,17 @@ public final class AlertDispatcher: Sendable {
     private func resolve(_ event: HostEvent, only: Set<String>?) async throws -> DispatchResult {
         let resolution = try await store.resolvePrompts(sessionId: event.sessionId, requestId: event.requestId, eventId: event.eventId)
         var result = DispatchResult(eventId: event.eventId, badge: resolution.badge)
-        for tag in resolution.tags {
-            let replaced = try await send(event, only: only, tag: tag, countsInBadge: false)
+        for prompt in resolution.prompts {
+            // The replacement names the prompt it replaces, whatever the `resolved` event named.
+            var replacement = event
+            replacement.requestId = prompt.requestId
+            let replaced = try await send(replacement, only: only, tag: prompt.tag, countsInBadge: false)
             result.accepted += replaced.accepted
             result.failed += replaced.failed
             result.dropped += replaced.dropped
             result.owed += replaced.owed
         }
-        if dismissMode == .background, !resolution.tags.isEmpty {
+        if dismissMode == .background, !resolution.prompts.isEmpty {
             await dismiss(resolution.recentlyResolved, only: only)
         }
         return result
@@ -93,7 +96,11 @@ public final class AlertDispatcher: Sendable {
                                                               platforms: platforms)
         if let only { tokens.removeAll { !only.contains($0.token) } }
         guard !tokens.isEmpty else { return DispatchResult(eventId: event.eventId, badge: badge) }
-        if event.type.isPrompt { try await store.recordPrompt(tag: tag, sessionId: event.sessionId, requestId: event.requestId) }
+        if event.type.isPrompt {
+            try await store.recordPrompt(tag: tag, sessionId: event.sessionId, requestId: event.requestId)
+        } else if event.type.sharesTagWithPrompt {
+            try await store.forgetPrompt(tag: tag)
+        }
         var result = DispatchResult(eventId: event.eventId, badge: badge)
         let sent = await routes.deliver(composer.batches(for: event, tokens: tokens, badge: badge, tag: tag), tokens: tokens)
         let nowMs = clock.nowMilliseconds

@@ -61,7 +61,7 @@ public final class EventGate: Sendable {
     }
 
     private func debounce(_ event: HostEvent) -> Decision {
-        let key = "\(event.type.rawValue)\u{0}\(event.sessionId)"
+        let key = Self.windowKey(event.type, event.sessionId)
         let opened = state.withLock { state in
             defer { state.pending[key] = event }
             return state.pending[key] == nil
@@ -77,12 +77,15 @@ public final class EventGate: Sendable {
     public func cancelPrompts(sessionId: String, requestId: String?) {
         state.withLock { state in
             for type in [EventType.question, .permission] {
-                let key = "\(type.rawValue)\u{0}\(sessionId)"
+                let key = Self.windowKey(type, sessionId)
                 guard let pending = state.pending[key], requestId == nil || pending.requestId == requestId else { continue }
                 state.pending.removeValue(forKey: key)
             }
         }
     }
+
+    /// The debounce window of `type` in `sessionId`.
+    private static func windowKey(_ type: EventType, _ sessionId: String) -> String { "\(type.rawValue)\u{0}\(sessionId)" }
 
     private func closeWindow(_ key: String) {
         if let last = state.withLock({ $0.pending.removeValue(forKey: key) }) { fire(last) }

@@ -41,4 +41,8 @@ public enum EventType: String, Sendable, CaseIterable {
 
     /// The types that ask the user for an answer: what a `resolved` event replaces.
     public var isPrompt: Bool { attention.level == .timeSensitive }
+
+    /// Not a prompt, but pushed under a prompt's tag (`goal-<session>`, as `goal_blocked`): it
+    /// takes that banner's place, so the prompt is answered.
+    var sharesTagWithPrompt: Bool { self == .goalComplete || self == .goalBudget }
 }

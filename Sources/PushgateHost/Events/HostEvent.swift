@@ -53,7 +53,8 @@ public struct HostEvent: Sendable, Equatable {
         }
         if let text = try reader.optionalString("eventId") { eventId = try EventId.validated(text) } else { eventId = EventId.make() }
         sessionName = try reader.optionalString("sessionName")
-        requestId = try reader.optionalString("requestId")
+        // An empty request id is none, for every use of it (tags, data, dismissal).
+        requestId = try reader.optionalString("requestId").flatMap { $0.isEmpty ? nil : $0 }
         parentSessionId = try Self.optionalNullableString(reader, "parentSessionId")
         taskName = try reader.optionalString("taskName")
         for key in ["title", "body", "notifySummary", "severity"] { _ = try Self.optionalNullableString(reader, key) }

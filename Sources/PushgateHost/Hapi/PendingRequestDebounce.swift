@@ -70,16 +70,25 @@ final class PendingRequestDebounce: Sendable {
         }
     }
 
-    /// Stops the session's timer when its newest list would notify `requestId` (any request,
-    /// when nil): a `resolved` event answered it before it was sent.
+    /// A `resolved` event answered `requestId` (every request of the session, when nil) before
+    /// it was sent: it leaves the newest list, and the timer stops once nothing is left to
+    /// notify; a request still pending is notified when the timer fires, as before.
     func cancel(sessionId: String, requestId: String?) {
         sessions.withLock { sessions in
-            guard var session = sessions[sessionId], let latest = session.latest else { return }
-            let notified = latest.requestId.flatMap { $0.isEmpty ? nil : $0 } ?? latest.pendingRequests?.first?.id
-            guard requestId == nil || notified == requestId else { return }
-            session.job?.cancel()
-            session.job = nil
-            session.latest = nil
+            guard var session = sessions[sessionId], var latest = session.latest else { return }
+            if let requestId {
+                latest.pendingRequests?.removeAll { $0.id == requestId }
+                if latest.requestId == requestId { latest.requestId = nil }
+            } else {
+                latest.pendingRequests = []
+            }
+            if latest.pendingRequests?.isEmpty ?? true {
+                session.job?.cancel()
+                session.job = nil
+                session.latest = nil
+            } else {
+                session.latest = latest
+            }
             sessions[sessionId] = session
         }
     }

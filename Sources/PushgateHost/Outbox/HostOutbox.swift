@@ -66,19 +66,22 @@ public final class HostOutbox: Sendable {
         return policy.nextAttempt(afterAttempts: 1, createdAtMs: nowMs, nowMs: nowMs, retryAfterSeconds: advice.afterSeconds)
     }
 
-    /// Writes the entries of one event (one transaction) and arms the timer for them. Throws
-    /// when the store cannot take them (a full disk): nothing of them is kept.
-    public func enqueue(_ entries: [OutboxEntry]) async throws {
-        guard !entries.isEmpty else { return }
-        let evicted = try await store.enqueueOutbox(entries, maxEntries: policy.maxEntries)
+    /// Writes the entries of one event (one transaction) and arms the timer for them; returns how
+    /// many were written (an alert for a prompt answered meanwhile is not). Throws when the store
+    /// cannot take them (a full disk): nothing of them is kept.
+    @discardableResult
+    public func enqueue(_ entries: [OutboxEntry]) async throws -> Int {
+        guard !entries.isEmpty else { return 0 }
+        let (queued, evicted) = try await store.enqueueOutbox(entries, maxEntries: policy.maxEntries)
         counters.add {
-            $0.queued += entries.count
+            $0.queued += queued
             $0.evicted += evicted
         }
         if evicted > 0 {
             logger.warning("outbox full (PUSHGATE_OUTBOX_MAX): the oldest entries were dropped", ["entries": "\(evicted)"])
         }
         if let due = entries.map(\.nextAttemptAtMs).min() { arm(at: due) }
+        return queued
     }
 
     /// Cancels the timer, waits for the round under way and lets go of the senders.

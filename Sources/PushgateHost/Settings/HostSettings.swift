@@ -51,9 +51,9 @@ public struct HostSettings: Sendable {
     public let metricsListen: ListenAddress?
     /// `PUSHGATE_TIME_SENSITIVE` (`on`, the default, or `off`): off sends time-sensitive alerts
     /// as `active` (docs/host.md, "Attention").
-    public var timeSensitive = true
+    public let timeSensitive: Bool
     /// `PUSHGATE_DISMISS_MODE`: how a `resolved` event dismisses what it resolves (docs/host.md, "Dismissal").
-    public var dismissMode = DismissMode.banner
+    public let dismissMode: DismissMode
 
     /// `host.sqlite` in the home.
     public var databasePath: String { (home as NSString).appendingPathComponent("host.sqlite") }

@@ -18,15 +18,21 @@ extension HostStore {
     }
 
     /// Writes `entries` in one transaction, then, while the table holds more than `maxEntries`,
-    /// deletes the oldest entries (alerts first); returns how many were deleted that way.
+    /// deletes the oldest entries (alerts first); returns how many were written and how many
+    /// were deleted that way.
     @discardableResult
-    public func enqueueOutbox(_ entries: [OutboxEntry], maxEntries: Int) throws -> Int {
-        guard !entries.isEmpty else { return 0 }
+    public func enqueueOutbox(_ entries: [OutboxEntry], maxEntries: Int) throws -> (queued: Int, evicted: Int) {
+        guard !entries.isEmpty else { return (0, 0) }
         let depth = try outboxDepth()
-        let evicted = try connection.transaction(.immediate) {
+        let (queued, evicted) = try connection.transaction(.immediate) { () throws -> (Int, Int) in
+            var inserted = 0
             for entry in entries {
+                // An alert for a prompt answered meanwhile (a `resolved` that came while it was
+                // being sent) is not queued; its replacement is (docs/host.md, "Dismissal").
                 try connection.withStatement("""
-                    INSERT INTO outbox (kind, token, event_id, message, created_at, attempts, next_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO outbox (kind, token, event_id, message, created_at, attempts, next_at) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+                    WHERE NOT (?1 = 'alert' AND json_extract(?4, '$.kind') IS NOT 'resolved' AND EXISTS (
+                        SELECT 1 FROM pushed_prompts WHERE tag = json_extract(?4, '$.tag') AND resolved_at IS NOT NULL))
                     """) { statement in
                     try statement.bind(entry.kind.rawValue, at: 1)
                     try statement.bind(entry.token, at: 2)
@@ -37,8 +43,9 @@ extension HostStore {
                     try statement.bind(entry.nextAttemptAtMs, at: 7)
                     try statement.step()
                 }
+                inserted += connection.changes
             }
-            var excess = depth + entries.count - maxEntries
+            var excess = depth + inserted - maxEntries
             var evicted = 0
             for sql in ["DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE kind = 'alert' ORDER BY id LIMIT ?)",
                         "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox ORDER BY id LIMIT ?)"] where excess > 0 {
@@ -49,11 +56,11 @@ extension HostStore {
                 evicted += connection.changes
                 excess -= connection.changes
             }
-            return evicted
+            return (inserted, evicted)
         }
         // Counted once the commit went through: a commit that failed (a full disk) wrote nothing.
-        outboxRows = depth + entries.count - evicted
-        return evicted
+        outboxRows = depth + queued - evicted
+        return (queued, evicted)
     }
 
     /// Up to `limit` entries due at `nowMs`, those due first first.

@@ -13,15 +13,13 @@ struct BackgroundRequest {
     let environment: APNsEnvironment
     let proof: SignedProof
 
-    static let maxCollapseIds = 32
-
     init(_ fields: FieldReader, keys: PublicKeyCache) throws(RelayError) {
         tokens = try DeviceToken.list(fields, android: true)
         let values = try fields.relayArray("collapseIds")
-        guard (1...Self.maxCollapseIds).contains(values.count) else { throw .invalidRequest }
+        guard (1...APNsPayload.maxDismissedCollapseIds).contains(values.count) else { throw .invalidRequest }
         var collapseIds: [String] = []
         for value in values {
-            guard let id = value.stringValue, Self.isValidCollapseId(id), !collapseIds.contains(id) else { throw .invalidRequest }
+            guard let id = value.stringValue, APNsPayload.isDismissible(collapseId: id), !collapseIds.contains(id) else { throw .invalidRequest }
             collapseIds.append(id)
         }
         self.collapseIds = collapseIds
@@ -35,10 +33,4 @@ struct BackgroundRequest {
     /// The ending of the background message (`ts.tokens.` + suffix), read off its builder; a
     /// `send` whose message ends with `.` and it is refused (docs/security.md, M3).
     static let signedSuffix = String(SignedMessage.background(ts: 0, tokens: ["t"]).dropFirst("0.t.".count))
-
-    /// 1–64 bytes, as a send's `collapseId`, and no CR, LF or NUL: the app matches it against
-    /// the identifiers of delivered notifications, which never hold them.
-    private static func isValidCollapseId(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 64 && !id.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
-    }
 }
