@@ -10,6 +10,14 @@ import Synchronization
 @Suite(.hangLimit(.minutes(1))) struct DismissalTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]
 
+    /// A harness through the relay without refresh ticks, and one registered iPhone.
+    static func harnessWithPhone() async throws -> (HostHarness, String) {
+        let harness = try await HostHarness(hostEnvironment: noTicks)
+        let iphone = TestToken.make()
+        try await harness.register(iphone)
+        return (harness, iphone)
+    }
+
     @Test func aResolvedPromptIsReplacedByAPassiveAlertAndLeavesTheBadge() async throws {
         let harness = try await HostHarness(androidAlert: .relay, hostEnvironment: Self.noTicks)
         let fcm = try #require(harness.fakeFCM)
@@ -43,9 +51,7 @@ import Synchronization
     }
 
     @Test func withoutARequestIdEveryPromptOfTheSessionIsResolvedButNotItsOtherAlerts() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let iphone = TestToken.make()
-        try await harness.register(iphone)
+        let (harness, _) = try await Self.harnessWithPhone()
         _ = try await harness.dispatch("permission", "s1", requestId: "r1")
         _ = try await harness.dispatch("question", "s1", requestId: "q1")
         _ = try await harness.dispatch("ready", "s1")
@@ -57,9 +63,7 @@ import Synchronization
     }
 
     @Test func aPromptResolvedInsideItsDebounceWindowIsNeverSent() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let iphone = TestToken.make()
-        try await harness.register(iphone)
+        let (harness, iphone) = try await Self.harnessWithPhone()
         #expect(try await harness.event("permission", "s1", extra: [("requestId", "r1")])["pending"] == true)
         #expect(try await harness.event("resolved", "s1", extra: [("requestId", "r1")])["accepted"] == 0)
         harness.scheduler.advance(byMs: EventGate.debounceMs)
@@ -69,9 +73,7 @@ import Synchronization
     }
 
     @Test func aResolvedPromptLeavesTheOutbox() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let iphone = TestToken.make()
-        try await harness.register(iphone)
+        let (harness, iphone) = try await Self.harnessWithPhone()
         harness.fake.script(token: iphone, sequence: [ScriptedResponse(status: 429, reason: .tooManyRequests, retryAfterSeconds: 30),
                                                       ScriptedResponse(status: 200)])
         _ = try await harness.dispatch("permission", "s1", requestId: "r1")
@@ -104,9 +106,7 @@ import Synchronization
     }
 
     @Test func aSessionWideResolveNamesEachReplacedPromptsRequest() async throws {
-        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
-        let iphone = TestToken.make()
-        try await harness.register(iphone)
+        let (harness, iphone) = try await Self.harnessWithPhone()
         _ = try await harness.dispatch("permission", "s1", requestId: "r1")
         #expect(try await harness.event("resolved", "s1")["accepted"] == 1)
         #expect(harness.payloads(iphone).last?["requestId"] == "r1", "the replaced prompt's request id")

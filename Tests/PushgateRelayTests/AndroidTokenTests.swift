@@ -94,12 +94,7 @@ import Testing
     /// `--dry-run` accepts Android registrations and writes Android deliveries beside iOS ones,
     /// every token redacted.
     @Test func dryRunWritesAndroidDeliveriesLikeIOSOnes() async throws {
-        let dryRun = try await DryRunRelay.start()
-        let chain = AndroidChain.Endpoint(port: dryRun.port)
-        let host = OpenChamberHost(key: P256PrivateKey())
-        let iosToken = TestToken.make(), androidToken = AndroidChain.fcmToken()
-        #expect(try await chain.post("/v1/push/register-token", host.register(iosToken, platform: "ios")).status == 200)
-        #expect(try await chain.post("/v1/push/register-token", host.register(androidToken, platform: "android")).status == 200)
+        let (dryRun, chain, host, iosToken, androidToken) = try await DryRunRelay.withBothPlatformsBound()
         let sent = try await chain.post("/v1/push/send", host.send(tokens: [iosToken, androidToken], title: "Agent finished"))
         #expect(sent.json == #"{"results":[{"token":"\#(iosToken)","ok":true},{"token":"\#(androidToken)","ok":true}]}"#)
         let text = try await dryRun.stop()

@@ -125,12 +125,7 @@ import Testing
 
     /// `--dry-run` writes both platforms' background pushes beside the alerts, tokens redacted.
     @Test func dryRunWritesBackgroundPushes() async throws {
-        let dryRun = try await DryRunRelay.start()
-        let chain = AndroidChain.Endpoint(port: dryRun.port)
-        let host = OpenChamberHost(key: P256PrivateKey())
-        let iosToken = TestToken.make(), androidToken = AndroidChain.fcmToken()
-        #expect(try await chain.post("/v1/push/register-token", host.register(iosToken, platform: "ios")).status == 200)
-        #expect(try await chain.post("/v1/push/register-token", host.register(androidToken, platform: "android")).status == 200)
+        let (dryRun, chain, host, iosToken, androidToken) = try await DryRunRelay.withBothPlatformsBound()
         let body = try RelayRequestSigner(key: host.key).background(tokens: [iosToken, androidToken], collapseIds: ["ready-s1"],
                                                                    ts: SystemClock().nowMilliseconds)
         let sent = try await chain.post("/v1/push/background", body)

@@ -2,6 +2,7 @@ import Foundation
 import PushgateCore
 import PushgateRelay
 import PushgateTesting
+import Testing
 
 /// A relay in this process with `--dry-run`: every delivery is written to a log in a directory
 /// of its own instead of reaching a provider.
@@ -24,6 +25,19 @@ struct DryRunRelay {
                                           scheduler: ManualScheduler(clock: ManualClock(milliseconds: SystemClock().nowMilliseconds)),
                                           logger: logger)
         return DryRunRelay(relay: relay, directory: directory)
+    }
+
+    /// A dry-run relay with one host that bound an iOS and an Android token.
+    static func withBothPlatformsBound() async throws
+        -> (dryRun: DryRunRelay, chain: AndroidChain.Endpoint, host: OpenChamberHost, iosToken: String, androidToken: String) {
+        let dryRun = try await start()
+        let chain = AndroidChain.Endpoint(port: dryRun.port)
+        let host = OpenChamberHost(key: P256PrivateKey())
+        let iosToken = TestToken.make(), androidToken = AndroidChain.fcmToken()
+        for (token, platform) in [(iosToken, "ios"), (androidToken, "android")] {
+            try #require(try await chain.post("/v1/push/register-token", host.register(token, platform: platform)).status == 200)
+        }
+        return (dryRun, chain, host, iosToken, androidToken)
     }
 
     /// Stops the relay and returns the log it wrote; the directory goes.
