@@ -149,7 +149,8 @@ import PushgateTestSupport
         let failures = try await Burst.run(jobs, port: port, concurrency: 64)
         let growth = Self.residentBytes() - before
         #expect(failures.count == 0, "\(failures.count) wrong answers, first: \(failures.prefix(5))")
-        #expect(growth < 64 << 20, "resident memory grew \(growth >> 20) MiB over the burst")
+        // Under the address sanitizer freed blocks stay in its quarantine: resident memory says nothing there.
+        #expect(SanitizedRun.keepsFreedMemory || growth < 64 << 20, "resident memory grew \(growth >> 20) MiB over the burst")
 
         // Every valid send reached the provider exactly as often as it was accepted, nothing else did.
         let expected = mix.expectedDeliveries(jobs)

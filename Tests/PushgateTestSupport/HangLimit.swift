@@ -4,10 +4,11 @@ import Synchronization
 import Testing
 
 extension Trait where Self == HangLimitTrait {
-    /// Each test may run for `limit`; past it, every thread's stack of this process and of its
-    /// children is printed, the test fails and is cancelled (docs/architecture.md, "Tests").
+    /// Each test may run for `limit` (times ``SanitizedRun/timeScale`` under a sanitizer); past
+    /// it, every thread's stack of this process and of its children is printed, the test fails
+    /// and is cancelled (docs/architecture.md, "Tests").
     public static func hangLimit(_ limit: TimeLimitTrait.Duration) -> Self {
-        HangLimitTrait(limit: TimeLimitTrait.timeLimit(limit).timeLimit)
+        HangLimitTrait(limit: TimeLimitTrait.timeLimit(limit).timeLimit * SanitizedRun.timeScale)
     }
 }
 
