@@ -8,6 +8,7 @@ import Testing
 /// of its own instead of reaching a provider.
 struct DryRunRelay {
     let relay: RelayServer
+    let scheduler: ManualScheduler
     let directory: URL
     var logPath: String { directory.appendingPathComponent("deliveries.jsonl").path }
     var port: UInt16 { relay.port }
@@ -21,10 +22,10 @@ struct DryRunRelay {
                                                    environment: [:])
         let logger = Logger(component: "relay", minimumLevel: .error)
         // The signed routes check `ts` against this clock.
+        let scheduler = ManualScheduler(clock: ManualClock(milliseconds: SystemClock().nowMilliseconds))
         let relay = try await RelayServer(configuration: configuration, channel: configuration.makeChannel(clock: SystemClock(), logger: logger),
-                                          scheduler: ManualScheduler(clock: ManualClock(milliseconds: SystemClock().nowMilliseconds)),
-                                          logger: logger)
-        return DryRunRelay(relay: relay, directory: directory)
+                                          scheduler: scheduler, logger: logger)
+        return DryRunRelay(relay: relay, scheduler: scheduler, directory: directory)
     }
 
     /// A dry-run relay with one host that bound an iOS and an Android token.
@@ -43,6 +44,7 @@ struct DryRunRelay {
     /// Stops the relay and returns the log it wrote; the directory goes.
     func stop() async throws -> String {
         await relay.shutdown(graceSeconds: 1)
+        scheduler.discardPending()
         defer { try? FileManager.default.removeItem(at: directory) }
         return try String(contentsOfFile: logPath, encoding: .utf8)
     }

@@ -59,6 +59,8 @@ final class RelayHarness: Sendable {
     func stop(keepFiles: Bool = false) async {
         await relay.shutdown(graceSeconds: 1)
         fake.stop()
+        // A job that never came due holds what it captured, the relay among it, and so the scheduler.
+        scheduler.discardPending()
         if !keepFiles { try? FileManager.default.removeItem(at: directory) }
     }
 
