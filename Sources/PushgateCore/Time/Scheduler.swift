@@ -96,6 +96,13 @@ public final class ManualScheduler: Scheduler {
         add(dueMs: manualClock.nowMilliseconds + max(1, intervalMs), intervalMs: max(1, intervalMs), job)
     }
 
+    /// Whether a job not yet run is due now: one scheduled, while an advance ran, for a time the
+    /// advance has already passed (work started by a job that read the clock before it moved on).
+    public var hasDueJobs: Bool {
+        let now = manualClock.nowMilliseconds
+        return entries.withLock { $0.list.contains { $0.dueMs <= now && !$0.job.cancelled.load(ordering: .relaxed) } }
+    }
+
     /// Jobs not yet run or cancelled.
     public var pendingCount: Int {
         entries.withLock { $0.list.filter { !$0.job.cancelled.load(ordering: .relaxed) }.count }
