@@ -61,6 +61,7 @@ final class RelayHarness: Sendable {
         fake.stop()
         // A job that never came due holds what it captured, the relay among it, and so the scheduler.
         scheduler.discardPending()
+        onFakeRequest.clear()
         if !keepFiles { try? FileManager.default.removeItem(at: directory) }
     }
 
@@ -146,4 +147,6 @@ final class RequestHook: Sendable {
 
     func set(_ callback: @escaping @Sendable (RecordedRequest) -> Void) { body.withLock { $0 = callback } }
     func call(_ request: RecordedRequest) { body.withLock { $0 }?(request) }
+    /// Drops the callback: one that captured the fake would keep it, and the fake this hook.
+    func clear() { body.withLock { $0 = nil } }
 }
