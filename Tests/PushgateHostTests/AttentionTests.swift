@@ -53,6 +53,15 @@ import PushgateTestSupport
             #expect(message["data"] == expected.objectValue.map { root in
                 .object(JSONObject(root.members.filter { $0.key != "aps" }))
             }, "\(row.type): the same identifiers as the APNs push")
+            let channel = row.level == "time-sensitive" ? "agents-urgent" : "agents"
+            let priority = row.level == "time-sensitive" ? #","notification_priority":"PRIORITY_HIGH""#
+                : row.level == "passive" ? #","notification_priority":"PRIORITY_LOW""# : ""
+            let data = try #require(message["data"]).serialized()
+            #expect(JSONValue.object(message) == (try JSONValue.parse("""
+                {"token":"\(pixel)","notification":{"title":"\(title)","body":"\(body)"},"data":\(data),
+                "android":{"priority":"\(row.level == "passive" ? "NORMAL" : "HIGH")","ttl":"3600s",
+                "notification":{"channel_id":"\(channel)","tag":"\(tag)","notification_count":\(index + 1)\(priority)}}}
+                """)), "\(row.type): the whole FCM message")
         }
         await harness.stop()
     }
