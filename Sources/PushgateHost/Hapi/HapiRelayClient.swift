@@ -31,8 +31,9 @@ public final class HapiRelayClient: Sendable {
     let healthURL: String
     private let http: HTTP1Client
     private let logger: Logger
-    /// Whether the relay announced `interruptionLevel`, and when it was asked.
-    private let announced = Mutex<(askedAt: ContinuousClock.Instant, level: Bool)?>(nil)
+    /// Whether the relay announced `interruptionLevel` (the asking, which concurrent pushes
+    /// share), and when it was asked.
+    private let announced = Mutex<(askedAt: ContinuousClock.Instant, level: Task<Bool, Never>)?>(nil)
 
     /// `timeoutSeconds` other than the default is for tests only; `eventLoop`: where the answers
     /// are read (the host's loop), by default a loop of the client's own.
@@ -95,17 +96,21 @@ public final class HapiRelayClient: Sendable {
     }
 
     /// Whether the relay's `/healthz` lists `interruptionLevel` in `extensions`; asked at most
-    /// once every ``extensionsMaxAge`` (an unreachable or older relay: no).
+    /// once every ``extensionsMaxAge``, the pushes of a fan-out sharing one asking (an unreachable
+    /// or older relay: no).
     func announcesLevel() async -> Bool {
         let now = ContinuousClock.now
-        if let known = announced.withLock({ $0 }), now - known.askedAt < Self.extensionsMaxAge { return known.level }
-        var level = false
-        if let reply = try? await http.get(healthURL), reply.status == 200,
-           let extensions = (try? JSONValue.parse(reply.body))?["extensions"]?.arrayValue {
-            level = extensions.contains(.string("interruptionLevel"))
+        let asking = announced.withLock { known in
+            if let known, now - known.askedAt < Self.extensionsMaxAge { return known.level }
+            let asking = Task { [http, healthURL] () -> Bool in
+                guard let reply = try? await http.get(healthURL), reply.status == 200,
+                      let extensions = (try? JSONValue.parse(reply.body))?["extensions"]?.arrayValue else { return false }
+                return extensions.contains(.string("interruptionLevel"))
+            }
+            known = (now, asking)
+            return asking
         }
-        announced.withLock { $0 = (now, level) }
-        return level
+        return await asking.value
     }
 
     /// The outcome of a relay answer. For the host's outbox (docs/host.md, "Outbox"): 429 is a
