@@ -165,4 +165,15 @@ private struct SigningTransport: LiveActivityTransport {
               !body.isEmpty else { return [:] }
         return Dictionary(push.tokens.map { ($0, .accepted) }, uniquingKeysWith: { first, _ in first })
     }
+
+    func prepareStart(_ tokens: [String]) async -> Set<String> { Set(tokens) }
+
+    func unbindStart(_ token: String) async {}
+
+    func forgetStart(_ tokens: [String]) async {}
+
+    func start(_ push: LiveActivityPush, start: LiveActivityStart, environment: String) async -> TokenOutcome {
+        (try? signer.liveActivity(push, start: start, environment: environment, ts: SystemClock().nowMilliseconds)) == nil
+            ? .failed(.never) : .accepted
+    }
 }

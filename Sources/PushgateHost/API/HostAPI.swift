@@ -52,11 +52,7 @@ public final class HostAPI: Sendable {
         }
         router.post("/api/push/visibility") { request in
             await handle(request, logger) { json in
-                let reader = try FieldReader(json, path: "")
-                guard case .bool(let visible)? = reader.object["visible"] else {
-                    throw WireFieldError(field: "visible", problem: "must be a boolean")
-                }
-                if visible { try await service.clearBadge() }
+                try await service.report(try VisibilityReport(json: json))
                 return APIResponse.ok
             }
         }

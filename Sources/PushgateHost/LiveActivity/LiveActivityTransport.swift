@@ -15,9 +15,22 @@ public protocol LiveActivityTransport: Sendable {
     func forget(_ tokens: [String]) async
     /// Sends one push at `apns-priority` `priority`; one outcome per token. Never throws.
     func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome]
+
+    /// ``prepare(_:)`` for push-to-start tokens (relay kind `start`).
+    func prepareStart(_ tokens: [String]) async -> Set<String>
+    /// ``bind(_:)`` for a push-to-start token.
+    func bindStart(_ token: String) async
+    /// ``unbind(_:)`` for a push-to-start token (replaced, expired, deleted); also forgets it.
+    func unbindStart(_ token: String) async
+    /// ``forget(_:)`` for push-to-start tokens the provider reported dead.
+    func forgetStart(_ tokens: [String]) async
+    /// Sends one start (its push names one push-to-start token, made deliverable first) at
+    /// `apns-priority` 10. Never throws.
+    func start(_ push: LiveActivityPush, start: LiveActivityStart, environment: String) async -> TokenOutcome
 }
 
 extension LiveActivityTransport {
     /// A transport without bindings (direct APNs) has nothing to refresh: preparing is enough.
     public func bind(_ token: String) async { _ = await prepare([token]) }
+    public func bindStart(_ token: String) async { _ = await prepareStart([token]) }
 }

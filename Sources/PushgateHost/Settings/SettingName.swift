@@ -59,6 +59,12 @@ public struct SettingName: Sendable, Hashable {
     public static let logLevel = SettingName("PUSHGATE_LOG_LEVEL", "logLevel")
     public static let liveActivityRefreshInterval = SettingName("PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS",
                                                                 "liveActivityRefreshIntervalMs")
+    public static let liveActivityStartCooldown = SettingName("PUSHGATE_LIVE_ACTIVITY_START_COOLDOWN_SECONDS",
+                                                              "liveActivityStartCooldownSeconds")
+    public static let liveActivityAttributesType = SettingName("PUSHGATE_LIVE_ACTIVITY_ATTRIBUTES_TYPE", "liveActivityAttributesType")
+    public static let liveActivityHighPriorityPerHour = SettingName("PUSHGATE_LIVE_ACTIVITY_HIGH_PRIORITY_PER_HOUR",
+                                                                    "liveActivityHighPriorityPerHour")
+    public static let desktopVisibleTTL = SettingName("PUSHGATE_DESKTOP_VISIBLE_TTL_SECONDS", "desktopVisibleTtlSeconds")
     public static let outboxDeadline = SettingName("PUSHGATE_OUTBOX_DEADLINE_SECONDS", "outboxDeadlineSeconds")
     public static let outboxMax = SettingName("PUSHGATE_OUTBOX_MAX", "outboxMax")
     public static let metricsListen = SettingName("PUSHGATE_METRICS_LISTEN", "metricsListen")
@@ -68,6 +74,7 @@ public struct SettingName: Sendable, Hashable {
         listen, accessToken, relayURL, iosPush, androidPush, androidAlertPush, androidAlertServiceAccountPath, androidAlertPackageName,
         androidAlertChannelId, androidAlertTimeSensitiveChannelId, timeSensitive, dismissMode, fcmServiceAccountPath, fcmOrigin, fcmTokenURI, fcmCAFile, apnsKeyId,
         apnsTeamId, apnsP8, apnsP8Path, apnsBundleId, apnsEnv, apnsHostProduction, apnsHostSandbox, apnsCAFile, apnsTTL, logLevel,
-        liveActivityRefreshInterval, outboxDeadline, outboxMax, metricsListen,
+        liveActivityRefreshInterval, liveActivityStartCooldown, liveActivityAttributesType, liveActivityHighPriorityPerHour,
+        desktopVisibleTTL, outboxDeadline, outboxMax, metricsListen,
     ]
 }

@@ -11,8 +11,15 @@ public final class RelayGuards: Sendable {
     let sendByServer: RateLimiter
     /// New tokens per client IP per hour (`NEW_TOKENS_PER_IP_PER_HOUR`), refilling continuously.
     let newTokensByIP: TokenBucketLimiter
+    /// Starts per push-to-start token per hour, whichever hosts send them (docs/relay.md "Live
+    /// Activity"): in this process's memory, forgotten on restart.
+    let startsByToken: RateLimiter
     let replay: ReplaySet
     let gate: InFlightGate
+
+    /// The starts one push-to-start token may receive per hour: any host bound to the token could
+    /// otherwise spend the device's own start budget.
+    static let startsPerTokenPerHour = 6
 
     public init(configuration: RelayConfiguration, replay: ReplaySet) {
         let maxKeys = configuration.rateLimitMaxKeys ?? RateLimiter.defaultMaxKeys
@@ -22,6 +29,7 @@ public final class RelayGuards: Sendable {
         newTokensByIP = TokenBucketLimiter(capacity: configuration.newTokensPerIPPerHour,
                                            refill: configuration.newTokensPerIPPerHour, everyMs: 3_600_000,
                                            maxKeys: configuration.rateLimitMaxKeys ?? TokenBucketLimiter.defaultMaxKeys)
+        startsByToken = RateLimiter(limit: Self.startsPerTokenPerHour, windowMs: 3_600_000, maxKeys: maxKeys)
         self.replay = replay
         gate = InFlightGate(limit: configuration.maxInFlight)
     }
@@ -38,6 +46,7 @@ public final class RelayGuards: Sendable {
         registerByIP.purge(nowMs: nowMs)
         sendByIP.purge(nowMs: nowMs)
         sendByServer.purge(nowMs: nowMs)
+        startsByToken.purge(nowMs: nowMs)
         try await replay.purge(nowMs: nowMs)
     }
 }

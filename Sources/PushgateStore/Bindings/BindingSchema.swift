@@ -37,6 +37,22 @@ enum BindingSchema {
         ALTER TABLE bindings_with_android RENAME TO bindings;
         """)
 
+    /// `liveactivitystart` joins the kinds (push-to-start tokens, docs/relay.md "Live Activity"),
+    /// the table made again as for ``androidKind``.
+    static let liveActivityStartKind = Migration(version: 7, sql: """
+        CREATE TABLE bindings_with_start (
+            token TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('alert', 'liveactivity', 'android', 'liveactivitystart')),
+            server_id TEXT NOT NULL,
+            registered_at INTEGER NOT NULL,
+            PRIMARY KEY (token, kind, server_id)
+        ) WITHOUT ROWID;
+        INSERT INTO bindings_with_start (token, kind, server_id, registered_at)
+            SELECT token, kind, server_id, registered_at FROM bindings;
+        DROP TABLE bindings;
+        ALTER TABLE bindings_with_start RENAME TO bindings;
+        """)
+
     /// The caps of docs/relay.md "Bindings": tokens per host and new hosts per token per day.
     /// `integer`, `text` and `tableOptions` spell the engine's column types and table options.
     static func quotas(version: Int32, integer: String, text: String, tableOptions: String) -> Migration {
