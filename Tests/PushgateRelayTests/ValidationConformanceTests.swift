@@ -45,6 +45,7 @@ import PushgateTestSupport
             ("data.aps", { $0["data"] = ["aps": "x"] }),
             ("data.from (FCM reserves it)", { $0["data"] = ["from": "x"] }),
             ("data.google.* (FCM reserves it)", { $0["data"] = ["google.c.a": "x"] }),
+            ("data.google. and a combining mark (reserved by its bytes)", { $0["data"] = ["google.\u{301}a": "x"] }),
             ("badge -1", { $0["badge"] = -1 }),
             ("empty title", { $0["title"] = "" }),
             ("bad env", { $0["env"] = "staging" }),
