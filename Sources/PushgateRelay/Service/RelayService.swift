@@ -110,8 +110,9 @@ public final class RelayService: Sendable {
         let request = try RegisterRequest(.relayBody(body), liveActivity: liveActivity,
                                           servesAndroid: android != nil || route == .unregisterToken, keys: keys)
         let now = clock.nowMilliseconds
-        try request.proof.verify(message: request.signedMessage(route: route), nowMs: now, skewMs: configuration.timestampSkewMs)
-        let replayKey = request.proof.replayKey(skewMs: configuration.timestampSkewMs)
+        let serverId = try request.proof.verify(message: request.signedMessage(route: route), nowMs: now,
+                                                skewMs: configuration.timestampSkewMs)
+        let replayKey = request.proof.replayKey(serverId: serverId, skewMs: configuration.timestampSkewMs)
         switch try await recordReplay(replayKey, client: client, route: route, holdingCopies: true) {
         case .replay:
             // A replay changes nothing. A copy of a request still at work answers only once the
@@ -122,7 +123,7 @@ public final class RelayService: Sendable {
         case .fresh: break
         }
         do {
-            try await applyRegister(request, route: route, digest: replayKey.digest, client: client, nowMs: now)
+            try await applyRegister(request, route: route, serverId: serverId, digest: replayKey.digest, client: client, nowMs: now)
         } catch {
             guards.replay.settle(replayKey.digest, failure: error)
             throw error
@@ -133,10 +134,9 @@ public final class RelayService: Sendable {
 
     /// The work of a register or unregister whose key was recorded fresh; when it is refused or
     /// fails, the key is forgotten, so the same signed request may be retried.
-    private func applyRegister(_ request: RegisterRequest, route: RelayRoute, digest: ReplayDigest, client: String,
-                               nowMs: Int64) async throws(RelayError) {
+    private func applyRegister(_ request: RegisterRequest, route: RelayRoute, serverId: String, digest: ReplayDigest,
+                               client: String, nowMs: Int64) async throws(RelayError) {
         let kind = request.kind
-        let serverId = request.proof.publicKey.serverId
         do {
             if route == .registerToken || route == .registerLiveActivityToken {
                 try await bind(request.token, kind: kind, serverId: serverId, client: client, nowMs: nowMs)
@@ -290,8 +290,8 @@ public final class RelayService: Sendable {
     private func authorize(_ proof: SignedProof, message: String, route: RelayRoute,
                            client: String) async throws(RelayError) -> String {
         let now = clock.nowMilliseconds
-        try proof.verify(message: message, nowMs: now, skewMs: configuration.timestampSkewMs)
-        let key = proof.replayKey(skewMs: configuration.timestampSkewMs)
+        let serverId = try proof.verify(message: message, nowMs: now, skewMs: configuration.timestampSkewMs)
+        let key = proof.replayKey(serverId: serverId, skewMs: configuration.timestampSkewMs)
         let claimed: Bool
         do {
             claimed = try await guards.replay.claim(key.digest, nowMs: now)
@@ -300,14 +300,14 @@ public final class RelayService: Sendable {
             throw .storeFailure(error)
         }
         guard claimed else { throw .replay }
-        guard guards.sendByServer.allow(proof.publicKey.serverId, nowMs: now) else {
+        guard guards.sendByServer.allow(serverId, nowMs: now) else {
             guards.replay.release(key.digest)
             throw .rateLimited
         }
         switch try await recordReplay(key, client: client, route: route) {
         case .replay: throw .replay
         case .refused: throw .rateLimited
-        case .fresh: return proof.publicKey.serverId
+        case .fresh: return serverId
         }
     }
 

@@ -139,6 +139,15 @@ final class HostHarness: Sendable {
         return ((response as! HTTPURLResponse).statusCode, try? JSONValue.parse(Array(data)))
     }
 
+    /// The status and `allow` header of a request with `method` (any token) and no body or bearer.
+    func methodAnswer(_ method: String, _ path: String) async throws -> (status: Int, allow: String?) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(api.port)\(path)")!)
+        request.httpMethod = method
+        let (_, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        return (http.statusCode, http.value(forHTTPHeaderField: "allow"))
+    }
+
     /// Registers an alert token through the API (an Android one with `platform` `android`).
     func register(_ token: String, platform: String? = nil, locale: String? = nil, environment: String? = nil) async throws {
         var body = JSONObject([("token", .string(token))])
