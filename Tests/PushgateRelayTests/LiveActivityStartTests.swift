@@ -103,6 +103,27 @@ import Testing
         await harness.stop()
     }
 
+    /// The same token in another letter case is the same device: bound as a second token, it
+    /// still shares the first one's six starts.
+    @Test func aTokenInAnotherLetterCaseSharesItsStarts() async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let lower = TestToken.make().lowercased()
+        let upper = lower.uppercased()
+        for token in [lower, upper] { #expect(try await host.registerLiveActivityStartToken(token).status == 200) }
+        for n in 0 ..< 6 {
+            let token = n.isMultiple(of: 2) ? lower : upper
+            #expect(try await host.liveActivity(try Self.push(harness, token: token), start: Self.start).results.map(\.ok) == [true])
+            harness.clock.advance(milliseconds: 1_000)
+        }
+        for token in [lower, upper] {
+            #expect(try await host.liveActivity(try Self.push(harness, token: token), start: Self.start).status == 429)
+            harness.clock.advance(milliseconds: 1)
+        }
+        #expect(harness.received(lower).count == 3 && harness.received(upper).count == 3)
+        await harness.stop()
+    }
+
     /// The attributes and the alert are not signed; the event is.
     @Test func theStartMembersAreUnsignedButTheEventIsSigned() async throws {
         let harness = try await RelayHarness()
