@@ -106,31 +106,35 @@ public final class LiveActivityEngine: Sendable {
 
     /// Removes a token (only for the client that registered it) and unregisters it on the relay.
     public func remove(_ removal: LiveActivityRemoval) async throws -> LiveActivityStore.RemovalOutcome {
-        if case .startToken(let token, let client) = removal { return try await removeStart(token: token, client: client) }
-        let outcome = try await lane.run { () async throws -> LiveActivityStore.RemovalOutcome in
-            switch removal {
-            case .token(let token, let client): try await self.store.remove(token: token, client: client)
-            case .activity(let activityId, let client): try await self.store.remove(activityId: activityId, client: client)
-            case .startToken: .notFound
-            }
+        let outcome: LiveActivityStore.RemovalOutcome
+        switch removal {
+        case .token(let token, let client): outcome = try await lane.run { try await self.store.remove(token: token, client: client) }
+        case .activity(let activityId, let client):
+            outcome = try await lane.run { try await self.store.remove(activityId: activityId, client: client) }
+        case .startToken(let token, let client): return try await removeStart(token: token, client: client)
         }
         if case .removed(let token) = outcome { await transport?.unbind(token) }
         return outcome
     }
 
     /// Stores or refreshes a device's push-to-start token and registers it on the relay; the
-    /// device's previous token is unregistered.
+    /// device's previous token is unregistered. The store changes in the series of jobs, as a
+    /// start reads it: a start under way finishes with the old token before it is unbound, and
+    /// never binds it again afterwards.
     public func registerStart(_ registration: LiveActivityStartRegistration) async throws -> LiveActivityStore.StartRegistrationOutcome {
-        let outcome = try await store.registerStart(registration, nowMs: scheduler.clock.nowMilliseconds)
+        let outcome = try await lane.run {
+            try await self.store.registerStart(registration, nowMs: self.scheduler.clock.nowMilliseconds)
+        }
         guard case .stored(let replaced) = outcome, let transport else { return outcome }
         await transport.bindStart(registration.token)
         if let replaced { await transport.unbindStart(replaced) }
         return outcome
     }
 
-    /// Removes a push-to-start token (only for the client that registered it) and unregisters it.
+    /// Removes a push-to-start token (only for the client that registered it) and unregisters
+    /// it, after any start under way (as ``registerStart(_:)``).
     public func removeStart(token: String, client: String) async throws -> LiveActivityStore.RemovalOutcome {
-        let outcome = try await store.removeStart(token: token, client: client)
+        let outcome = try await lane.run { try await self.store.removeStart(token: token, client: client) }
         if case .removed(let token) = outcome { await transport?.unbindStart(token) }
         return outcome
     }
