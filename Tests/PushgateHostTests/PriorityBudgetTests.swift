@@ -68,6 +68,24 @@ import PushgateTestSupport
         await harness.stop()
     }
 
+    /// Demotions are counted by the minute: however many the hub causes, the budget holds one
+    /// count per minute of the last hour, and a minute leaves the count once it is wholly past.
+    @Test func demotionsAreCountedByTheMinuteInBoundedMemory() throws {
+        let budget = LiveActivityPriorityBudget(perHour: 0)
+        let working = try LiveActivityItem(sessionID: "s1", title: "Build", status: .working, startedAt: Self.started)
+        let asking = try LiveActivityItem(sessionID: "s1", title: "Build", status: .permission, startedAt: Self.started)
+        let urgent = try #require(LiveActivityContent(previous: [working], next: [asking]))
+        let t0: Int64 = 1_764_669_600_000  // the start of a minute
+        for n in 0 ..< 3_000 {
+            #expect(budget.priority(of: urgent, activity: "act-\(n % 50)", nowMs: t0 + Int64(n) * 40) == 5)
+        }
+        #expect(budget.demotedMinutesHeld == 2, "3 000 demotions over 120 s, two minutes")
+        #expect(budget.status(nowMs: t0 + 120_000)["demotedLastHour"] == 3_000)
+        budget.purge(nowMs: t0 + 3_660_000)
+        #expect(budget.status(nowMs: t0 + 3_660_000)["demotedLastHour"] == 1_500, "the first minute ended an hour ago")
+        #expect(budget.demotedMinutesHeld == 1)
+    }
+
     @Test func theBudgetSettingIsChecked() throws {
         for (name, value) in [("PUSHGATE_LIVE_ACTIVITY_HIGH_PRIORITY_PER_HOUR", "-1"), ("PUSHGATE_LIVE_ACTIVITY_HIGH_PRIORITY_PER_HOUR", "x"),
                               ("PUSHGATE_LIVE_ACTIVITY_START_COOLDOWN_SECONDS", "86401"),

@@ -103,6 +103,28 @@ import PushgateTestSupport
         await harness.stop()
     }
 
+    /// A device's new push-to-start token waits for a start under way with its old one: when the
+    /// registration answers, that start is over and has dated the device's cooldown, and the old
+    /// token is unbound once, after it, never bound again.
+    @Test func aNewTokenWaitsForTheStartUnderWayWithTheOld() async throws {
+        let harness = try await HostHarness(hostEnvironment: Self.noTicks)
+        let (old, new) = (TestToken.make(), TestToken.make())
+        try await harness.registerStart(old)
+        // The provider holds the start for a second of real time; the new token arrives meanwhile.
+        harness.fake.script(token: old, .success(afterMilliseconds: 1_000))
+        let startedAtMs = harness.clock.nowMilliseconds
+        let busy = Task { try await harness.state("s1", "busy") }
+        await harness.waitForFake(requests: 1)
+        #expect(try await harness.registerStart(new) == 200)
+        let stored = try await harness.service.liveActivities.store.startTokens()
+        #expect(stored.map(\.token) == [new])
+        #expect(stored.first?.lastStartedAtMs == startedAtMs, "the start under way finished first")
+        #expect(try await busy.value == (try Self.delivery(requests: 1, accepted: 1)))
+        #expect(harness.relayCount("register-la") == 2 && harness.relayCount("unregister-la") == 1)
+        #expect(harness.activityPushes(old).count == 1 && harness.activityPushes(new).isEmpty)
+        await harness.stop()
+    }
+
     @Test func directAPNsModeSendsTheSameStart() async throws {
         let harness = try await HostHarness(mode: .apns, hostEnvironment: Self.noTicks)
         let start = TestToken.make()

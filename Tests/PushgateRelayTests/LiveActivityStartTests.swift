@@ -103,6 +103,27 @@ import Testing
         await harness.stop()
     }
 
+    /// The same token in another letter case is the same device: bound as a second token, it
+    /// still shares the first one's six starts.
+    @Test func aTokenInAnotherLetterCaseSharesItsStarts() async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let lower = TestToken.make().lowercased()
+        let upper = lower.uppercased()
+        for token in [lower, upper] { #expect(try await host.registerLiveActivityStartToken(token).status == 200) }
+        for n in 0 ..< 6 {
+            let token = n.isMultiple(of: 2) ? lower : upper
+            #expect(try await host.liveActivity(try Self.push(harness, token: token), start: Self.start).results.map(\.ok) == [true])
+            harness.clock.advance(milliseconds: 1_000)
+        }
+        for token in [lower, upper] {
+            #expect(try await host.liveActivity(try Self.push(harness, token: token), start: Self.start).status == 429)
+            harness.clock.advance(milliseconds: 1)
+        }
+        #expect(harness.received(lower).count == 3 && harness.received(upper).count == 3)
+        await harness.stop()
+    }
+
     /// The attributes and the alert are not signed; the event is.
     @Test func theStartMembersAreUnsignedButTheEventIsSigned() async throws {
         let harness = try await RelayHarness()
@@ -134,12 +155,20 @@ import Testing
         _ = try await harness.host(key).registerLiveActivityStartToken(token)
         let mutations: [(String, (inout JSONObject) -> Void)] = [
             ("no attributesType", { $0["attributesType"] = nil }),
+            ("an attributesType that is not a string", { $0["attributesType"] = 7 }),
+            ("an empty attributesType", { $0["attributesType"] = "" }),
             ("an attributesType with a dash", { $0["attributesType"] = "Pushgate-Attributes" }),
             ("an attributesType starting with a digit", { $0["attributesType"] = "1Attributes" }),
             ("an attributesType of 129 bytes", { $0["attributesType"] = .string(String(repeating: "A", count: 129)) }),
             ("no attributes", { $0["attributes"] = nil }),
             ("attributes not an object", { $0["attributes"] = "s1" }),
+            ("attributes too large for APNs", { $0["attributes"] = .object(JSONObject([("sessionId", .string(String(repeating: "s", count: 4_000)))])) }),
             ("no alert", { $0["alert"] = nil }),
+            ("an alert that is a string", { $0["alert"] = "Build" }),
+            ("an alert title that is not a string", { $0["alert"] = .object(JSONObject([("title", 1)])) }),
+            ("an alert body that is not a string", { $0["alert"] = .object(JSONObject([("title", "Build"), ("body", .null)])) }),
+            ("an alert body of 1025 bytes", { $0["alert"] = .object(JSONObject([("title", "Build"),
+                                                                                ("body", .string(String(repeating: "b", count: 1_025)))])) }),
             ("an alert without a title", { $0["alert"] = .object(JSONObject([("body", "x")])) }),
             ("an empty alert title", { $0["alert"] = .object(JSONObject([("title", "")])) }),
             ("an alert with a sound", { $0["alert"] = .object(JSONObject([("title", "Build"), ("sound", "default")])) }),

@@ -22,17 +22,11 @@ public struct DirectLiveActivityTransport: LiveActivityTransport {
         self.clock = clock
     }
 
-    public func prepare(_ tokens: [String]) async -> Set<String> { Set(tokens) }
+    public func prepare(_ tokens: [String], kind: LiveActivityTokenKind) async -> Set<String> { Set(tokens) }
 
-    public func unbind(_ token: String) async {}
+    public func unbind(_ token: String, kind: LiveActivityTokenKind) async {}
 
-    public func forget(_ tokens: [String]) async {}
-
-    public func prepareStart(_ tokens: [String]) async -> Set<String> { Set(tokens) }
-
-    public func unbindStart(_ token: String) async {}
-
-    public func forgetStart(_ tokens: [String]) async {}
+    public func forget(_ tokens: [String], kind: LiveActivityTokenKind) async {}
 
     public func start(_ push: LiveActivityPush, start: LiveActivityStart, environment: String) async -> TokenOutcome {
         let outcomes = await deliver(push, start: start, environment: environment, priority: LiveActivityContent.urgentPriority)

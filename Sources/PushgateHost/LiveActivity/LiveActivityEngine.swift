@@ -99,39 +99,43 @@ public final class LiveActivityEngine: Sendable {
                                                  maxPerClient: Self.maxTokensPerClient, nowMs: nowMs)
         }
         guard case .stored(let replaced, let evicted) = outcome, let transport else { return outcome }
-        await transport.bind(registration.token)
-        for token in [replaced].compactMap({ $0 }) + evicted { await transport.unbind(token) }
+        await transport.bind(registration.token, kind: .activity)
+        for token in [replaced].compactMap({ $0 }) + evicted { await transport.unbind(token, kind: .activity) }
         return outcome
     }
 
     /// Removes a token (only for the client that registered it) and unregisters it on the relay.
     public func remove(_ removal: LiveActivityRemoval) async throws -> LiveActivityStore.RemovalOutcome {
-        if case .startToken(let token, let client) = removal { return try await removeStart(token: token, client: client) }
-        let outcome = try await lane.run { () async throws -> LiveActivityStore.RemovalOutcome in
-            switch removal {
-            case .token(let token, let client): try await self.store.remove(token: token, client: client)
-            case .activity(let activityId, let client): try await self.store.remove(activityId: activityId, client: client)
-            case .startToken: .notFound
-            }
+        let outcome: LiveActivityStore.RemovalOutcome
+        switch removal {
+        case .token(let token, let client): outcome = try await lane.run { try await self.store.remove(token: token, client: client) }
+        case .activity(let activityId, let client):
+            outcome = try await lane.run { try await self.store.remove(activityId: activityId, client: client) }
+        case .startToken(let token, let client): return try await removeStart(token: token, client: client)
         }
-        if case .removed(let token) = outcome { await transport?.unbind(token) }
+        if case .removed(let token) = outcome { await transport?.unbind(token, kind: .activity) }
         return outcome
     }
 
     /// Stores or refreshes a device's push-to-start token and registers it on the relay; the
-    /// device's previous token is unregistered.
+    /// device's previous token is unregistered. The store changes in the series of jobs, as a
+    /// start reads it: a start under way finishes with the old token before it is unbound, and
+    /// never binds it again afterwards.
     public func registerStart(_ registration: LiveActivityStartRegistration) async throws -> LiveActivityStore.StartRegistrationOutcome {
-        let outcome = try await store.registerStart(registration, nowMs: scheduler.clock.nowMilliseconds)
+        let outcome = try await lane.run {
+            try await self.store.registerStart(registration, nowMs: self.scheduler.clock.nowMilliseconds)
+        }
         guard case .stored(let replaced) = outcome, let transport else { return outcome }
-        await transport.bindStart(registration.token)
-        if let replaced { await transport.unbindStart(replaced) }
+        await transport.bind(registration.token, kind: .start)
+        if let replaced { await transport.unbind(replaced, kind: .start) }
         return outcome
     }
 
-    /// Removes a push-to-start token (only for the client that registered it) and unregisters it.
+    /// Removes a push-to-start token (only for the client that registered it) and unregisters
+    /// it, after any start under way (as ``registerStart(_:)``).
     public func removeStart(token: String, client: String) async throws -> LiveActivityStore.RemovalOutcome {
-        let outcome = try await store.removeStart(token: token, client: client)
-        if case .removed(let token) = outcome { await transport?.unbindStart(token) }
+        let outcome = try await lane.run { try await self.store.removeStart(token: token, client: client) }
+        if case .removed(let token) = outcome { await transport?.unbind(token, kind: .start) }
         return outcome
     }
 
@@ -141,7 +145,8 @@ public final class LiveActivityEngine: Sendable {
         let tokens = try await store.all().map(\.token)
         let startTokens = try await store.startTokens().map(\.token)
         guard let transport else { return (0, tokens.count + startTokens.count) }
-        return (await transport.prepare(tokens).count + transport.prepareStart(startTokens).count, tokens.count + startTokens.count)
+        return (await transport.prepare(tokens, kind: .activity).count + transport.prepare(startTokens, kind: .start).count,
+                tokens.count + startTokens.count)
     }
 
     /// `/api/status`'s `liveActivityPriority`: the priority budget's counts of the last hour.
@@ -272,12 +277,12 @@ public final class LiveActivityEngine: Sendable {
         let expired = try await store.expire(notSeenSince: nowMs - Self.tokenLifetimeMs)
         if !expired.isEmpty {
             logger.info("Live Activity tokens expired after a day without a registration", ["tokens": "\(expired.count)"])
-            for token in expired { await transport?.unbind(token) }
+            for token in expired { await transport?.unbind(token, kind: .activity) }
         }
         let expiredStarts = try await store.expireStart(notSeenSince: nowMs - Self.startTokenLifetimeMs)
         guard !expiredStarts.isEmpty else { return }
         logger.info("push-to-start tokens expired after 30 days without a registration", ["tokens": "\(expiredStarts.count)"])
-        for token in expiredStarts { await transport?.unbindStart(token) }
+        for token in expiredStarts { await transport?.unbind(token, kind: .start) }
     }
 
     // MARK: Starting
@@ -314,7 +319,7 @@ public final class LiveActivityEngine: Sendable {
             }
         }
         try await store.removeStart(tokens: dead)
-        await transport.forgetStart(dead)
+        await transport.forget(dead, kind: .start)
         logger.info("Live Activity starts sent", ["transport": transport.name, "requests": "\(delivery.requests)",
                                                   "accepted": "\(delivery.accepted)", "failed": "\(delivery.failed)",
                                                   "dropped": "\(delivery.dropped)", "eventVersion": "\(version)"])
@@ -355,7 +360,7 @@ public final class LiveActivityEngine: Sendable {
     private func push(_ changes: [Change], versionIds: [String], provided: Int64?, nowMs: Int64) async throws -> LiveActivityDelivery {
         guard let transport, !changes.isEmpty else { return LiveActivityDelivery() }
         let version = try await store.nextEventVersion(ids: versionIds, provided: provided, nowMs: nowMs)
-        let ready = await transport.prepare(changes.map(\.record.token))
+        let ready = await transport.prepare(changes.map(\.record.token), kind: .activity)
         var delivery = LiveActivityDelivery(failed: changes.filter { !ready.contains($0.record.token) }.count)
         var groups: [String: [(change: Change, priority: Int)]] = [:]
         var order: [String] = []
@@ -417,7 +422,7 @@ public final class LiveActivityEngine: Sendable {
         try await store.remove(tokens: removed)
         // A queued end still needs its relay binding; the outbox forgets it once the end is over.
         let queuedEnds = Set(owedEnds.map(\.token))
-        await transport.forget(removed.filter { !queuedEnds.contains($0) })
+        await transport.forget(removed.filter { !queuedEnds.contains($0) }, kind: .activity)
         logger.info("Live Activity pushes sent", ["transport": transport.name, "requests": "\(delivery.requests)",
                                                   "accepted": "\(delivery.accepted)", "failed": "\(delivery.failed)",
                                                   "dropped": "\(delivery.dropped)", "eventVersion": "\(version)"])

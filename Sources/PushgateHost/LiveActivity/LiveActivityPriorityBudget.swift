@@ -18,16 +18,25 @@ final class LiveActivityPriorityBudget: Sendable {
     private struct State {
         /// Times of the priority-10 pushes within the hour, per activity, oldest first.
         var sends: [String: [Int64]] = [:]
-        /// Times of the updates sent at 5 instead, within the hour.
-        var demoted: [Int64] = []
+        /// The updates sent at 5 instead, counted per minute (`minute` = ms / 60 000): an hour's
+        /// worth of minutes at the most, however many updates the hub causes.
+        var demoted: [(minute: Int64, count: Int)] = []
 
+        mutating func noteDemoted(nowMs: Int64) {
+            let minute = nowMs / Self.minuteMs
+            if let last = demoted.last, last.minute == minute { demoted[demoted.count - 1].count += 1 } else { demoted.append((minute, 1)) }
+        }
+
+        /// Forgets the sends at or before `cutoff`, and the minutes that ended by then.
         mutating func dropOlder(than cutoff: Int64) {
             sends = sends.compactMapValues { times in
                 let kept = times.drop { $0 <= cutoff }
                 return kept.isEmpty ? nil : Array(kept)
             }
-            demoted.removeAll { $0 <= cutoff }
+            demoted.removeAll { ($0.minute + 1) * Self.minuteMs <= cutoff }
         }
+
+        private static let minuteMs: Int64 = 60_000
     }
 
     init(perHour: Int) { self.perHour = perHour }
@@ -39,7 +48,7 @@ final class LiveActivityPriorityBudget: Sendable {
             let cutoff = nowMs - Self.windowMs
             let recent = (state.sends[activity] ?? []).drop { $0 <= cutoff }
             if content.event != .end && recent.count >= perHour {
-                state.demoted.append(nowMs)
+                state.noteDemoted(nowMs: nowMs)
                 return LiveActivityContent.routinePriority
             }
             state.sends[activity] = Array(recent) + [nowMs]
@@ -47,16 +56,20 @@ final class LiveActivityPriorityBudget: Sendable {
         }
     }
 
+    /// How many minutes of demotions are held (for tests: at most an hour's, whatever the rate).
+    var demotedMinutesHeld: Int { state.withLock { $0.demoted.count } }
+
     /// Forgets pushes older than an hour; the expiry sweep calls this every minute.
     func purge(nowMs: Int64) { state.withLock { $0.dropOlder(than: nowMs - Self.windowMs) } }
 
     /// `{"perHour", "sentLastHour", "demotedLastHour", "activities": [{"activityId", "sentLastHour"}]}`
     /// for `/api/status`: the priority-10 pushes of the last hour in all, the updates sent at 5
-    /// because of the budget, and the busiest activities.
+    /// because of the budget (by the minute: those of the minute the hour began in count too),
+    /// and the busiest activities.
     func status(nowMs: Int64) -> JSONValue {
         let (sends, demoted) = state.withLock { state in
             state.dropOlder(than: nowMs - Self.windowMs)
-            return (state.sends.mapValues(\.count), state.demoted.count)
+            return (state.sends.mapValues(\.count), state.demoted.reduce(0) { $0 + $1.count })
         }
         let busiest = sends.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(Self.listedActivities)
         return .object(JSONObject([

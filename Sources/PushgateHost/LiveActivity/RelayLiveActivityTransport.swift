@@ -24,16 +24,18 @@ public struct RelayLiveActivityTransport: LiveActivityTransport {
         startRegistrations = RelayRegistrations(kind: .liveActivityStart, client: client, store: store, clock: clock, logger: self.logger)
     }
 
-    public func prepare(_ tokens: [String]) async -> Set<String> { await registrations.prepare(tokens) }
-
-    public func bind(_ token: String) async { _ = await registrations.register(token) }
-
-    public func unbind(_ token: String) async {
-        await forget([token])
-        await registrations.unregister(token)
+    public func prepare(_ tokens: [String], kind: LiveActivityTokenKind) async -> Set<String> {
+        await registrations(kind).prepare(tokens)
     }
 
-    public func forget(_ tokens: [String]) async { await registrations.forget(tokens) }
+    public func bind(_ token: String, kind: LiveActivityTokenKind) async { _ = await registrations(kind).register(token) }
+
+    public func unbind(_ token: String, kind: LiveActivityTokenKind) async {
+        await forget([token], kind: kind)
+        await registrations(kind).unregister(token)
+    }
+
+    public func forget(_ tokens: [String], kind: LiveActivityTokenKind) async { await registrations(kind).forget(tokens) }
 
     public func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome] {
         await registrations.deliver(push.tokens) { tokens in
@@ -45,24 +47,20 @@ public struct RelayLiveActivityTransport: LiveActivityTransport {
         }
     }
 
-    public func prepareStart(_ tokens: [String]) async -> Set<String> { await startRegistrations.prepare(tokens) }
-
-    public func bindStart(_ token: String) async { _ = await startRegistrations.register(token) }
-
-    public func unbindStart(_ token: String) async {
-        await forgetStart([token])
-        await startRegistrations.unregister(token)
-    }
-
-    public func forgetStart(_ tokens: [String]) async { await startRegistrations.forget(tokens) }
-
     public func start(_ push: LiveActivityPush, start: LiveActivityStart, environment: String) async -> TokenOutcome {
-        guard await !prepareStart(push.tokens).isEmpty else { return .failed(.later) }
+        guard await !prepare(push.tokens, kind: .start).isEmpty else { return .failed(.later) }
         // A start names one token: a repair sends the same push again.
         let outcomes = await startRegistrations.deliver(push.tokens) { _ in
             await send(push, start: start, environment: environment, priority: LiveActivityContent.urgentPriority)
         }
         return outcomes.values.first ?? .failed(.later)
+    }
+
+    private func registrations(_ kind: LiveActivityTokenKind) -> RelayRegistrations {
+        switch kind {
+        case .activity: registrations
+        case .start: startRegistrations
+        }
     }
 
     /// One signed Live Activity request; nil when it did not reach the relay.

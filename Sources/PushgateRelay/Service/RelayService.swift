@@ -259,7 +259,7 @@ public final class RelayService: Sendable {
         let kind: BindingKind = push.event == .start ? .liveActivityStart : .liveActivity
         let bound = try await bindings(push.tokens, kinds: [kind], serverId: serverId)
         if push.event == .start, let token = bound.keys.first,
-           let waitMs = guards.startsByToken.waitMs(counting: token, nowMs: clock.nowMilliseconds) {
+           let waitMs = guards.startWaitMs(token: token, nowMs: clock.nowMilliseconds) {
             logger.info("push-to-start token had its starts this hour; start refused", ["token": Redact.token(token)])
             throw .startLimited(retryAfterSeconds: Int((waitMs + 999) / 1_000))
         }
