@@ -3,7 +3,7 @@ import PushgateCore
 import PushgateHTTP
 import PushgateStore
 
-/// The `pushgate-host` commands: `run` (default), `identity`, `identity rotate`,
+/// The `pushgate-host` commands: `run` (default), `--check-config`, `identity`, `identity rotate`,
 /// `import-openchamber FILE [--environment production|sandbox]`, `--help`, `--version`.
 public enum HostMain {
     /// Runs a command; returns the exit status (0 ok, 1 failure, 2 usage or settings).
@@ -17,6 +17,7 @@ public enum HostMain {
             case ["--version"]:
                 FileHandle.standardOutput.write(Data(version.utf8))
                 return 0
+            case ["--check-config"]: return HostConfigurationCheck.run(environment: environment)
             case [], ["run"]: return try await serve(environment: environment, logger: logger)
             case ["identity"]:
                 print(try HostSettings.load(environment: environment).serverId)

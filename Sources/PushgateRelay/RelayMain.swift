@@ -19,6 +19,9 @@ public enum RelayMain {
             FileHandle.standardOutput.write(Data(version.utf8))
             return 0
         }
+        if arguments.contains("--check-config") {
+            return RelayConfigurationCheck.run(arguments: arguments.filter { $0 != "--check-config" }, environment: environment)
+        }
         let configuration: RelayConfiguration
         do {
             configuration = try RelayConfiguration(arguments: arguments, environment: environment)
