@@ -50,7 +50,8 @@ public enum HostMain {
         let termination = TerminationSignals()
         let settings = try HostSettings.load(environment: environment)
         let logger = Logger(component: "host", minimumLevel: settings.logLevel)
-        let service = try HostService(settings: settings, scheduler: DispatchScheduler(), logger: logger)
+        let scheduler = DispatchScheduler()
+        let service = try HostService(settings: settings, scheduler: scheduler, logger: logger)
         try await service.start()
         let api = try HostAPI(service: service, host: settings.listenHost, port: settings.listenPort, logger: logger)
         let metrics = try settings.metricsListen.map { address in
@@ -63,8 +64,10 @@ public enum HostMain {
         // The listening line, so a supervisor or test can read the port at once.
         FileHandle.standardOutput.write(Data("listening \(settings.listenHost):\(api.port)\n".utf8))
         logger.info("host started", ["serverId": Redact.serverId(settings.serverId), "iosPush": settings.iosPushMode.rawValue])
+        let status = ServiceStatus(readyWith: environment, scheduler: scheduler, loop: { service.eventLoop.execute($0) }, logger: logger)
         let signal = await termination.next()
         logger.info("stopping", ["signal": signal])
+        status.stopping()
         await api.shutdown(grace: .seconds(5))
         metrics?.stop()
         await service.shutdown()
