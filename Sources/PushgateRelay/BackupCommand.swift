@@ -10,6 +10,10 @@ enum BackupCommand {
 
     /// Runs the command; returns the exit status (0 done, 2 bad arguments or settings, 1 the copy failed).
     static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        if arguments == ["--help"] {
+            FileHandle.standardOutput.write(Data((usage + "\n").utf8))
+            return 0
+        }
         guard let file = arguments.first, !file.hasPrefix("--") else { return fail(usage, status: 2) }
         let configuration: RelayConfiguration
         do {

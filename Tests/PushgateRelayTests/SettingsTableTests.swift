@@ -61,6 +61,10 @@ import Testing
                 #expect(outcome.stdout.contains("pushgate-relay \(command)"))
             }
         }
+        for command in ["bindings", "backup"] {
+            let usage = try await Self.relay([command, "--help"])
+            #expect(usage.status == 0 && usage.stdout.hasPrefix("usage: pushgate-relay \(command) "))
+        }
     }
 
     @Test func versionPrintsThePushgateVersionAndTheLinkedLibraries() async throws {
