@@ -1,15 +1,23 @@
 import Foundation
 import PushgateCore
 import PushgateHTTP
+import PushgateStore
 
-/// The `pushgate-host` commands: `run` (default), `identity`, `identity rotate`,
-/// `import-openchamber FILE [--environment production|sandbox]`.
+/// The `pushgate-host` commands: `run` (default), `--check-config`, `identity`, `identity rotate`,
+/// `import-openchamber FILE [--environment production|sandbox]`, `--help`, `--version`.
 public enum HostMain {
     /// Runs a command; returns the exit status (0 ok, 1 failure, 2 usage or settings).
     public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
         let logger = Logger(component: "host", minimumLevel: Logger.levelFromEnvironment(environment))
         do {
             switch arguments {
+            case ["--help"], ["-h"], ["help"]:
+                FileHandle.standardOutput.write(Data(HostHelp.text.utf8))
+                return 0
+            case ["--version"]:
+                FileHandle.standardOutput.write(Data(version.utf8))
+                return 0
+            case ["--check-config"]: return HostConfigurationCheck.run(environment: environment)
             case [], ["run"]: return try await serve(environment: environment, logger: logger)
             case ["identity"]:
                 print(try HostSettings.load(environment: environment).serverId)
@@ -21,7 +29,7 @@ public enum HostMain {
                 && ["production", "sandbox"].contains(command[3]):
                 return try await importFile(command[1], tokenEnvironment: command[3], environment: environment)
             default:
-                fail("usage: pushgate-host [run | identity | identity rotate | import-openchamber FILE [--environment production|sandbox]]")
+                fail(HostHelp.usage)
                 return 2
             }
         } catch let error as HostSettingsError {
@@ -33,11 +41,17 @@ public enum HostMain {
         }
     }
 
+    /// `--version`: the host's version and its libraries'.
+    static var version: String {
+        PushgateVersion.report(program: "pushgate-host", libraries: LinkedLibrary.core + LinkedLibrary.http + LinkedLibrary.store)
+    }
+
     private static func serve(environment: [String: String], logger: Logger) async throws -> Int32 {
         let termination = TerminationSignals()
         let settings = try HostSettings.load(environment: environment)
         let logger = Logger(component: "host", minimumLevel: settings.logLevel)
-        let service = try HostService(settings: settings, scheduler: DispatchScheduler(), logger: logger)
+        let scheduler = DispatchScheduler()
+        let service = try HostService(settings: settings, scheduler: scheduler, logger: logger)
         try await service.start()
         let api = try HostAPI(service: service, host: settings.listenHost, port: settings.listenPort, logger: logger)
         let metrics = try settings.metricsListen.map { address in
@@ -50,8 +64,10 @@ public enum HostMain {
         // The listening line, so a supervisor or test can read the port at once.
         FileHandle.standardOutput.write(Data("listening \(settings.listenHost):\(api.port)\n".utf8))
         logger.info("host started", ["serverId": Redact.serverId(settings.serverId), "iosPush": settings.iosPushMode.rawValue])
+        let status = ServiceStatus(readyWith: environment, scheduler: scheduler, loop: { service.eventLoop.execute($0) }, logger: logger)
         let signal = await termination.next()
         logger.info("stopping", ["signal": signal])
+        status.stopping()
         await api.shutdown(grace: .seconds(5))
         metrics?.stop()
         await service.shutdown()

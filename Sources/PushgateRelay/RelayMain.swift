@@ -1,6 +1,7 @@
 import Foundation
 import PushgateCore
 import PushgateHTTP
+import PushgateStore
 
 /// The `pushgate-relay` process: configuration, start, and shutdown on SIGTERM/SIGINT.
 public enum RelayMain {
@@ -10,7 +11,20 @@ public enum RelayMain {
         if arguments.first == "bindings" {
             return await BindingsCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
         }
-        let logger = Logger(component: "relay", minimumLevel: Logger.levelFromEnvironment(environment))
+        if arguments.first == "backup" {
+            return BackupCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
+        }
+        if arguments.contains("--help") || arguments.contains("-h") {
+            FileHandle.standardOutput.write(Data(RelayHelp.text.utf8))
+            return 0
+        }
+        if arguments.contains("--version") {
+            FileHandle.standardOutput.write(Data(version.utf8))
+            return 0
+        }
+        if arguments.contains("--check-config") {
+            return RelayConfigurationCheck.run(arguments: arguments.filter { $0 != "--check-config" }, environment: environment)
+        }
         let configuration: RelayConfiguration
         do {
             configuration = try RelayConfiguration(arguments: arguments, environment: environment)
@@ -18,6 +32,7 @@ public enum RelayMain {
             FileHandle.standardError.write(Data("pushgate-relay: \(error.description)\n".utf8))
             return 2
         }
+        let logger = Logger(component: "relay", minimumLevel: configuration.logLevel)
         for warning in configuration.warnings { logger.warning(warning) }
         raiseFileLimit()
         let termination = TerminationSignals()
@@ -39,11 +54,18 @@ public enum RelayMain {
             FileHandle.standardOutput.write(Data("metrics \(address.host):\(port)\n".utf8))
         }
         FileHandle.standardOutput.write(Data("listening \(configuration.host):\(server.port)\n".utf8))
+        let status = ServiceStatus(readyWith: environment, scheduler: scheduler, loop: { server.executeOnLoop($0) }, logger: logger)
         let signal = await termination.next()
         logger.info("stopping", ["signal": signal])
+        status.stopping()
         await server.shutdown(graceSeconds: 5)
         logger.info("stopped")
         return 0
+    }
+
+    /// `--version`: the relay's version and its libraries'.
+    static var version: String {
+        PushgateVersion.report(program: "pushgate-relay", libraries: LinkedLibrary.core + LinkedLibrary.http + LinkedLibrary.store)
     }
 
     /// 1 000 open connections need more descriptors than a default soft limit of 1 024 leaves.
