@@ -21,8 +21,8 @@ public final class ServiceNotifier: Sendable {
         var bytes = Array(name.utf8)
         // The abstract namespace: the name after a NUL instead of the `@`, no NUL at its end.
         if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 } else { bytes.append(0) }
-        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path) ?? 2
-        guard bytes.count <= MemoryLayout<sockaddr_un>.size - pathOffset else { return nil }
+        guard bytes.count <= Self.maxNameBytes + 1 else { return nil }
+        let pathOffset = Self.pathOffset
         var storage = sockaddr_un()
         storage.sun_family = sa_family_t(AF_UNIX)
         var address = withUnsafeBytes(of: &storage) { Array($0) }
@@ -34,6 +34,12 @@ public final class ServiceNotifier: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    private static let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path) ?? 2
+
+    /// The longest `NOTIFY_SOCKET` that fits a socket address: `sun_path` less the path's
+    /// closing NUL, or the abstract name's leading one in place of its `@`.
+    public static let maxNameBytes = MemoryLayout<sockaddr_un>.size - pathOffset - 1
 
     /// Sends `state`, such as `READY=1`; `false` when the datagram could not be sent.
     @discardableResult

@@ -22,6 +22,12 @@ public final class ServiceStatus: Sendable {
         self.notifier = notifier
         self.logger = logger
         guard let notifier else {
+            // A unit of Type=notify would wait for READY=1 until its start timeout: say why it never comes.
+            if let name = environment["NOTIFY_SOCKET"] {
+                logger.error("NOTIFY_SOCKET names no socket this process can reach (a path, or @ and an abstract name, "
+                             + "of at most \(ServiceNotifier.maxNameBytes) bytes); the service manager is told nothing",
+                             ["bytes": "\(name.utf8.count)"])
+            }
             watchdog = nil
             return
         }

@@ -31,6 +31,27 @@ import Testing
         #expect(ServiceNotifier(environment: ["NOTIFY_SOCKET": socket, "WATCHDOG_USEC": "0"])?.watchdogIntervalMs == nil)
     }
 
+    @Test func aNameAtTheSocketAddressLimitFitsAndOneByteMoreIsLoggedAsUnusable() {
+        let longest = ServiceNotifier.maxNameBytes
+        #expect(longest == 107)
+        #expect(ServiceNotifier(environment: ["NOTIFY_SOCKET": "/" + String(repeating: "x", count: longest - 1)]) != nil)
+        #expect(ServiceNotifier(environment: ["NOTIFY_SOCKET": "/" + String(repeating: "x", count: longest)]) == nil)
+        // The abstract name's `@` becomes the leading NUL: one byte more than a path.
+        #expect(ServiceNotifier(environment: ["NOTIFY_SOCKET": "@" + String(repeating: "x", count: longest)]) != nil)
+        #expect(ServiceNotifier(environment: ["NOTIFY_SOCKET": "@" + String(repeating: "x", count: longest + 1)]) == nil)
+
+        let sink = Logger.MemorySink()
+        let status = ServiceStatus(readyWith: ["NOTIFY_SOCKET": "/" + String(repeating: "x", count: 200)],
+                                   scheduler: ManualScheduler(), loop: { _ in }, logger: Logger(component: "test", sink: sink))
+        status.stopping()
+        #expect(sink.lines.count == 1)
+        #expect(sink.lines.first?.contains("NOTIFY_SOCKET names no socket") == true)
+        // Without NOTIFY_SOCKET there is no service manager to tell, and nothing to say.
+        let quiet = Logger.MemorySink()
+        ServiceStatus(readyWith: [:], scheduler: ManualScheduler(), loop: { _ in }, logger: Logger(component: "test", sink: quiet)).stopping()
+        #expect(quiet.lines.isEmpty)
+    }
+
     @Test func theWatchdogPingsFromTheEventLoopAndAStuckLoopPingsNot() async throws {
         let socket = try NotifySocket(abstract: true)
         let environment = ["NOTIFY_SOCKET": socket.name, "WATCHDOG_USEC": "2000000"]
