@@ -5,7 +5,7 @@ They make the generated requests reach past the checks a schema cannot state:
 - every signed-route body (`/v1/push/*`) is signed again just before it is sent: a fresh `ts`,
   this run's P-256 key as `publicKeyJwk`, and `sig` over the route's signed message exactly as
   docs/relay.md "Signed requests" defines it (numbers in JavaScript's form, live-activity items
-  normalised);
+  normalised; a push-to-start token's `.start` message, a start's event);
 - the gateway's bearer routes carry a session from a real handshake (`pushgate gateway
   challenge`, the project's Orca-compatible host client), the host's routes its access token;
 - a schema-valid case that breaks a rule JSON Schema cannot state (lengths in UTF-8 bytes or
@@ -37,7 +37,8 @@ SIGNED_PREFIX = "/v1/push/"
 # The relay's routes without a security scheme: the signed ones, hapi's, the gateway's handshake.
 UNAUTHENTICATED_PREFIXES = ("/v1/push", "/v1/host/")
 # The endings of every other route's message `ts.tokens.` + suffix (docs/relay.md "Signed requests").
-OTHER_ROUTES_SUFFIXES = ["ios", "android", "ios.unregister", "android.unregister", "ios.liveactivity", "background"]
+OTHER_ROUTES_SUFFIXES = ["ios", "android", "ios.unregister", "android.unregister", "ios.liveactivity",
+                         "ios.liveactivity.start", "background"]
 APNS_PAYLOAD_MAX_BYTES = 4096
 
 
@@ -157,7 +158,9 @@ def signed_message(route: str, ts: int, body: dict) -> str:
         message = f"{ts}.{_text(body['token'])}.{_text(body.get('platform', 'ios'))}"
         return message + ".unregister" if route == "unregister-token" else message
     if route in ("register-live-activity-token", "unregister-live-activity-token"):
-        return f"{ts}.{_text(body['token'])}.ios.liveactivity"
+        # `kind` `start`: a push-to-start token, a message of its own.
+        message = f"{ts}.{_text(body['token'])}.ios.liveactivity"
+        return message + ".start" if body.get("kind") == "start" else message
     if route == "send":
         return f"{ts}.{sorted_tokens(_texts(body['tokens']))}.{_text(body['title'])}"
     if route == "background":
@@ -197,7 +200,9 @@ def _resolve(doc: dict, schema):
 
 def breaks_unit_limits(doc: dict, schema, value) -> bool:
     """Whether `value` breaks an `x-max-utf8-bytes`, `x-max-utf8-bytes-total` or
-    `x-max-utf16-units` of `schema`, at any depth the value has."""
+    `x-max-utf16-units` of `schema`, at any depth the value has. Of `anyOf` and `oneOf`, every
+    branch's limits count, whichever the value matches: a case is left out rather than sent when
+    in doubt."""
     schema = _resolve(doc, schema)
     if not isinstance(schema, dict):
         return False
@@ -206,7 +211,7 @@ def breaks_unit_limits(doc: dict, schema, value) -> bool:
             return True
         if utf16_units(value) > schema.get("x-max-utf16-units", float("inf")):
             return True
-    for branch in schema.get("allOf", []):
+    for branch in schema.get("allOf", []) + schema.get("anyOf", []) + schema.get("oneOf", []):
         if breaks_unit_limits(doc, branch, value):
             return True
     if isinstance(value, dict):
@@ -248,7 +253,9 @@ def breaks_payload_limit(route: str, body: dict) -> bool:
     if route == "background":
         return 100 + escaped_size(body.get("collapseIds", [])) > APNS_PAYLOAD_MAX_BYTES
     if route == "live-activity":
-        return 200 + escaped_size(body.get("contentState", {})) > APNS_PAYLOAD_MAX_BYTES
+        # A start adds its attributes type, attributes and alert, and `"input-push-token":1`.
+        parts = [body.get(key) for key in ("contentState", "attributesType", "attributes", "alert")]
+        return 300 + sum(escaped_size(part) for part in parts if part is not None) > APNS_PAYLOAD_MAX_BYTES
     return False
 
 
