@@ -36,8 +36,8 @@ let package = Package(
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2", "CLinux"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
-        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateHTTP", "PushgateProviders", "PushgateTesting",
-                                                         "PushgateHost"]),
+        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders",
+                                                         "PushgateTesting", "PushgateHost"]),
         .executableTarget(name: "pushgate-relay", dependencies: ["PushgateRelay"]),
         .executableTarget(name: "pushgate-host", dependencies: ["PushgateHost"]),
 

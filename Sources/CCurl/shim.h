@@ -52,3 +52,9 @@ static inline CURLMcode pushgate_curl_multi_setopt_timer_function(CURLM *multi, 
 static inline CURLcode pushgate_curl_message_result(const CURLMsg *message) {
     return message->data.result;
 }
+
+/* The version of the libcurl loaded (CURLVERSION_NOW is a macro naming an enum constant). */
+static inline const char *pushgate_curl_version(void) {
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info ? info->version : NULL;
+}

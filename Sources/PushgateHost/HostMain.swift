@@ -1,15 +1,22 @@
 import Foundation
 import PushgateCore
 import PushgateHTTP
+import PushgateStore
 
 /// The `pushgate-host` commands: `run` (default), `identity`, `identity rotate`,
-/// `import-openchamber FILE [--environment production|sandbox]`.
+/// `import-openchamber FILE [--environment production|sandbox]`, `--help`, `--version`.
 public enum HostMain {
     /// Runs a command; returns the exit status (0 ok, 1 failure, 2 usage or settings).
     public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
         let logger = Logger(component: "host", minimumLevel: Logger.levelFromEnvironment(environment))
         do {
             switch arguments {
+            case ["--help"], ["-h"], ["help"]:
+                FileHandle.standardOutput.write(Data(HostHelp.text.utf8))
+                return 0
+            case ["--version"]:
+                FileHandle.standardOutput.write(Data(version.utf8))
+                return 0
             case [], ["run"]: return try await serve(environment: environment, logger: logger)
             case ["identity"]:
                 print(try HostSettings.load(environment: environment).serverId)
@@ -21,7 +28,7 @@ public enum HostMain {
                 && ["production", "sandbox"].contains(command[3]):
                 return try await importFile(command[1], tokenEnvironment: command[3], environment: environment)
             default:
-                fail("usage: pushgate-host [run | identity | identity rotate | import-openchamber FILE [--environment production|sandbox]]")
+                fail(HostHelp.usage)
                 return 2
             }
         } catch let error as HostSettingsError {
@@ -31,6 +38,11 @@ public enum HostMain {
             fail("\(error)")
             return 1
         }
+    }
+
+    /// `--version`: the host's version and its libraries'.
+    static var version: String {
+        PushgateVersion.report(program: "pushgate-host", libraries: LinkedLibrary.core + LinkedLibrary.http + LinkedLibrary.store)
     }
 
     private static func serve(environment: [String: String], logger: Logger) async throws -> Int32 {

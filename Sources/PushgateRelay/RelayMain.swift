@@ -1,6 +1,7 @@
 import Foundation
 import PushgateCore
 import PushgateHTTP
+import PushgateStore
 
 /// The `pushgate-relay` process: configuration, start, and shutdown on SIGTERM/SIGINT.
 public enum RelayMain {
@@ -10,7 +11,14 @@ public enum RelayMain {
         if arguments.first == "bindings" {
             return await BindingsCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
         }
-        let logger = Logger(component: "relay", minimumLevel: Logger.levelFromEnvironment(environment))
+        if arguments.contains("--help") || arguments.contains("-h") {
+            FileHandle.standardOutput.write(Data(RelayHelp.text.utf8))
+            return 0
+        }
+        if arguments.contains("--version") {
+            FileHandle.standardOutput.write(Data(version.utf8))
+            return 0
+        }
         let configuration: RelayConfiguration
         do {
             configuration = try RelayConfiguration(arguments: arguments, environment: environment)
@@ -18,6 +26,7 @@ public enum RelayMain {
             FileHandle.standardError.write(Data("pushgate-relay: \(error.description)\n".utf8))
             return 2
         }
+        let logger = Logger(component: "relay", minimumLevel: configuration.logLevel)
         for warning in configuration.warnings { logger.warning(warning) }
         raiseFileLimit()
         let termination = TerminationSignals()
@@ -44,6 +53,11 @@ public enum RelayMain {
         await server.shutdown(graceSeconds: 5)
         logger.info("stopped")
         return 0
+    }
+
+    /// `--version`: the relay's version and its libraries'.
+    static var version: String {
+        PushgateVersion.report(program: "pushgate-relay", libraries: LinkedLibrary.core + LinkedLibrary.http + LinkedLibrary.store)
     }
 
     /// 1 000 open connections need more descriptors than a default soft limit of 1 024 leaves.

@@ -33,7 +33,7 @@ public struct DirectFCMAlertSettings: Sendable {
     static func resolve(_ value: (SettingName) -> String?) throws -> DirectFCMAlertSettings {
         let setting = SettingName.androidAlertServiceAccountPath
         guard let path = value(setting) else {
-            throw HostSettingsError("\(setting.key) (\(setting.environment)) is required when androidAlertPushMode is direct")
+            throw HostSettingsError("\(setting.label) is required when androidAlertPushMode is direct")
         }
         do {
             return DirectFCMAlertSettings(account: try ServiceAccountFile.load(path: path),
@@ -41,7 +41,7 @@ public struct DirectFCMAlertSettings: Sendable {
                                           packageName: value(.androidAlertPackageName),
                                           timeSensitiveChannelId: value(.androidAlertTimeSensitiveChannelId))
         } catch {
-            throw HostSettingsError("\(setting.key) (\(setting.environment)) \(error.problem)")
+            throw HostSettingsError("\(setting.label) \(error.problem)")
         }
     }
 }

@@ -16,7 +16,7 @@ public struct DirectAPNsSettings: Sendable {
     static func resolve(_ value: (SettingName) -> String?) throws -> DirectAPNsSettings {
         func required(_ name: SettingName) throws -> String {
             guard let text = value(name) else {
-                throw HostSettingsError("\(name.key) (\(name.environment)) is required when iosPushMode is apns")
+                throw HostSettingsError("\(name.label) is required when iosPushMode is apns")
             }
             return text
         }

@@ -12,10 +12,15 @@ public enum HomePath {
         return home + path.dropFirst()
     }
 
-    /// The home directory named by `PUSHGATE_HOME` (or `~/.pushgate`), created with mode 0700.
+    /// The home directory named by `PUSHGATE_HOME` (or `~/.pushgate`), `~` expanded.
+    public static func path(environment: [String: String]) -> String {
+        let raw = environment[SettingName.home.environment].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        return expand(raw ?? SettingName.home.defaultValue, environment: environment)
+    }
+
+    /// ``path(environment:)``, created with mode 0700.
     public static func prepare(environment: [String: String]) throws -> String {
-        let raw = environment["PUSHGATE_HOME"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
-        let home = expand(raw ?? "~/.pushgate", environment: environment)
+        let home = path(environment: environment)
         do {
             try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])

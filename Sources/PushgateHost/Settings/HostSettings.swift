@@ -75,17 +75,17 @@ public struct HostSettings: Sendable {
         let stored = try file.update { object -> JSONObject in
             // Checked before anything is written: a broken identity must leave the file as it was.
             let existingKey = try SigningIdentity.read(from: object)
-            for name in SettingName.all where object[name.key] == nil {
-                if let value = env(name) { object[name.key] = .string(value) }
+            for name in SettingName.table {
+                if let key = name.key, object[key] == nil, let value = env(name) { object[key] = .string(value) }
             }
             if existingKey == nil { object[SigningIdentity.settingsKey] = try SigningIdentity.value(for: P256PrivateKey()) }
-            if object[SettingName.accessToken.key] == nil {
-                object[SettingName.accessToken.key] = .string(Base64URL.encode(SecureRandom.bytes(32)))
+            if let key = SettingName.accessToken.key, object[key] == nil {
+                object[key] = .string(Base64URL.encode(SecureRandom.bytes(32)))
             }
             return object
         }
         func value(_ name: SettingName) -> String? {
-            let storedKey = stored[name.key] != nil ? name.key : name.legacyKeys.first { stored[$0] != nil }
+            let storedKey = ([name.key].compactMap { $0 } + name.legacyKeys).first { stored[$0] != nil }
             let raw = env(name) ?? storedKey.flatMap { stored[$0]?.stringValue.flatMap(Self.nonBlank) }
             return raw.map { name.isPath ? HomePath.expand($0, environment: environment) : $0 }
         }

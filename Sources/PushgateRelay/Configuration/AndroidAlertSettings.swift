@@ -15,7 +15,6 @@ public struct AndroidAlertSettings: Sendable {
         serviceAccountPath: "ANDROID_FCM_SERVICE_ACCOUNT_PATH", packageName: "ANDROID_PACKAGE_NAME",
         origin: "ANDROID_FCM_ORIGIN", tokenURI: "ANDROID_FCM_TOKEN_URI", caFile: "ANDROID_FCM_CA_FILE")
     static let channelSettings = ["ANDROID_CHANNEL_ID", "ANDROID_TIME_SENSITIVE_CHANNEL_ID"]
-    static let settingNames = Set(fcmNames.all + channelSettings)
     static let defaultChannelId = "default"
     /// The setting without which an `android` register answers 501, as the relay's messages name it.
     static let accountSetting = SettingsSource.prefix + fcmNames.serviceAccountPath

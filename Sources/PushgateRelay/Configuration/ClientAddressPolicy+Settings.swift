@@ -2,8 +2,6 @@ import Foundation
 import PushgateHTTP
 
 extension ClientAddressPolicy {
-    static let settingNames: Set<String> = ["TRUST_PROXY", "TRUST_PROXY_HOPS", "TRUSTED_PROXY_ADDRESSES", "IPV6_PREFIX_BITS"]
-
     /// Reads `TRUST_PROXY_HOPS` (else the gateway's `gatewayHops` when above 0, else 1 for the
     /// retired `TRUST_PROXY=true`), `TRUSTED_PROXY_ADDRESSES` and `IPV6_PREFIX_BITS`; notes on
     /// retired or risky combinations go to `warnings`.

@@ -1,4 +1,5 @@
 import Foundation
+import PushgateCore
 import PushgateHTTP
 import PushgateProviders
 import PushgateStore
@@ -74,6 +75,9 @@ public struct RelayConfiguration: Sendable {
     /// The Orca-compatible gateway routes (`PUSHGATE_GATEWAY_*`, docs/gateway.md); `nil` when off.
     public var gateway: GatewayConfiguration?
 
+    /// The least severe log line written (`PUSHGATE_LOG_LEVEL`).
+    public var logLevel = Logger.Level.info
+
     /// Notes on settings that are still accepted but no longer used, logged at start.
     public var warnings: [String] = []
 
@@ -86,29 +90,22 @@ public struct RelayConfiguration: Sendable {
         "MAX_REPLAY_ENTRIES": "MAX_REPLAY_KEYS bounds the replay set and refuses only the client holding the most keys",
     ]
 
-    private static let settingNames: Set<String> = [
-        "HOST", "PORT", "DATABASE_PATH", "DATABASE_URL", "TIMESTAMP_SKEW_MS", "REPLAY_MS",
-        "MAX_REPLAY_ENTRIES", "MAX_REPLAY_KEYS", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "REGISTER_LIMIT_PER_MINUTE",
-        "SEND_LIMIT_PER_MINUTE", "SERVER_SEND_LIMIT_PER_MINUTE", "MAX_TOKENS", "MAX_TOKENS_PER_HOST",
-        "NEW_TOKENS_PER_IP_PER_HOUR", "BINDING_TTL_DAYS", "BINDING_PROTECT_HOURS", "NEW_BINDINGS_PER_TOKEN_PER_DAY",
-        "TEST_CLOCK_OFFSET_MS", "RATE_LIMIT_MAX_KEYS", "MAX_IN_FLIGHT", "REQUEST_DEADLINE_MS", "APNS_KEY_ID", "APNS_TEAM_ID",
-        "APNS_P8", "APNS_P8_PATH", "APNS_BUNDLE_ID", "APNS_HOST_PRODUCTION", "APNS_HOST_SANDBOX",
-        "APNS_CA_FILE", "APNS_TTL_SECONDS", "DRY_RUN", "DRY_RUN_LOG",
-        "METRICS_LISTEN",
-    ]
-
     /// Resolves flags over `PUSHGATE_RELAY_*` environment over defaults, and validates.
     public init(arguments: [String], environment: [String: String]) throws(ConfigurationError) {
-        let source = try SettingsSource(arguments: arguments, environment: environment, switchNames: ["dry-run", "trust-proxy"])
-        if let unknown = source.unknownFlags(known: Self.settingNames.union(HapiPushSettings.settingNames)
-                                                         .union(AndroidAlertSettings.settingNames)
-                                                         .union(ClientAddressPolicy.settingNames)).first {
-            throw ConfigurationError(setting: "--\(unknown)", problem: "is not a relay setting (see docs/relay.md)")
-        }
+        let source = try SettingsSource(arguments: arguments, environment: environment)
         // A command line is visible to every local user (`ps`); the environment is not.
-        if source.isFromFlag("APNS_P8") {
+        if source.hasFlag("--apns-p8") {
             throw ConfigurationError(setting: "--apns-p8", problem: "would show the key to every local user in `ps`; "
                                      + "set \(SettingsSource.prefix)APNS_P8 or pass the file with --apns-p8-path")
+        }
+        if let unknown = source.unknownFlags.first {
+            throw ConfigurationError(setting: unknown, problem: "is not a relay setting (see pushgate-relay --help)")
+        }
+        if let level = source.value("PUSHGATE_LOG_LEVEL") {
+            guard let parsed = Logger.Level(name: level) else {
+                throw ConfigurationError(setting: SettingsSource.displayName("PUSHGATE_LOG_LEVEL"), problem: "must be debug, info, warning or error")
+            }
+            logLevel = parsed
         }
         host = source.value("HOST") ?? host
         port = try source.integer("PORT", default: port, in: 0...65_535)

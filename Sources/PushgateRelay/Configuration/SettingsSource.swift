@@ -1,19 +1,27 @@
 import Foundation
 
-/// Resolves relay settings from command-line flags, then the environment, then defaults.
+/// Resolves relay settings from command-line flags, then the environment, then defaults; which
+/// flag and which variable a setting has comes from ``RelaySetting/table``.
 ///
 /// - Important: flags win over environment, environment over defaults; blank values count as
-///   unset (relay-protocol.md §8).
+///   unset (docs/relay.md "Settings").
 struct SettingsSource: Sendable {
-    /// Environment variable prefix for every relay setting.
+    /// Environment variable prefix of the relay's own settings.
     static let prefix = "PUSHGATE_RELAY_"
+
+    /// Where a setting's value came from.
+    enum Origin: String, Sendable {
+        case flag
+        case environment
+        case unset
+    }
 
     private let flags: [String: String]
     private let switches: Set<String>
     private let environment: [String: String]
 
-    /// Parses `--name value`, `--name=value` and bare `--switch` arguments.
-    init(arguments: [String], environment: [String: String], switchNames: Set<String>) throws(ConfigurationError) {
+    /// Parses `--name value`, `--name=value` and bare `--switch` arguments (the table's switches).
+    init(arguments: [String], environment: [String: String]) throws(ConfigurationError) {
         var flags: [String: String] = [:]
         var switches: Set<String> = []
         var index = arguments.startIndex
@@ -22,17 +30,16 @@ struct SettingsSource: Sendable {
             guard argument.hasPrefix("--"), argument.count > 2 else {
                 throw ConfigurationError(setting: argument, problem: "is not a flag (flags look like --port 8788)")
             }
-            let name = String(argument.dropFirst(2))
-            if let equals = name.firstIndex(of: "=") {
-                flags[String(name[..<equals])] = String(name[name.index(after: equals)...])
-            } else if switchNames.contains(name) {
-                switches.insert(name)
+            if let equals = argument.firstIndex(of: "=") {
+                flags[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+            } else if Self.switchFlags.contains(argument) {
+                switches.insert(argument)
             } else {
                 index += 1
                 guard index < arguments.endIndex else {
-                    throw ConfigurationError(setting: "--\(name)", problem: "needs a value")
+                    throw ConfigurationError(setting: argument, problem: "needs a value")
                 }
-                flags[name] = arguments[index]
+                flags[argument] = arguments[index]
             }
             index += 1
         }
@@ -41,22 +48,31 @@ struct SettingsSource: Sendable {
         self.environment = environment
     }
 
-    /// The raw value of a setting: flag `--kebab-name`, then `PUSHGATE_RELAY_<NAME>`; blank → nil.
-    func value(_ name: String) -> String? {
-        if let flag = flags[Self.flagName(name)], !flag.trimmingCharacters(in: .whitespaces).isEmpty { return flag }
-        if let env = environment[Self.prefix + name], !env.trimmingCharacters(in: .whitespaces).isEmpty { return env }
-        return nil
+    private static let switchFlags = Set(RelaySetting.table.filter(\.isSwitch).compactMap(\.flag))
+    private static let knownFlags = Set(RelaySetting.table.compactMap(\.flag))
+
+    /// The raw value of a setting: its flag, then its environment variable; blank → nil.
+    func value(_ name: String) -> String? { resolve(RelaySetting.named(name)).value }
+
+    /// The raw value of `row` and where it came from; a bare switch reads as `true`.
+    func resolve(_ row: RelaySetting) -> (value: String?, origin: Origin) {
+        if let flag = row.flag {
+            if let value = flags[flag], !Self.isBlank(value) { return (value, .flag) }
+            if switches.contains(flag) { return ("true", .flag) }
+        }
+        if let value = environment[row.environment], !Self.isBlank(value) { return (value, .environment) }
+        return (nil, .unset)
     }
 
     /// Whether the setting's value comes from its command-line flag, which any local user can
     /// read in `ps`, rather than from the environment.
-    func isFromFlag(_ name: String) -> Bool {
-        flags[Self.flagName(name)].map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false
-    }
+    func isFromFlag(_ name: String) -> Bool { resolve(RelaySetting.named(name)).origin == .flag }
+
+    /// Whether `flag` was given at all, known or not (to refuse one that would show a secret).
+    func hasFlag(_ flag: String) -> Bool { flags[flag] != nil || switches.contains(flag) }
 
     /// Whether a boolean setting is on: a bare `--switch`, or a true-ish flag/environment value.
     func bool(_ name: String, default defaultValue: Bool = false) throws(ConfigurationError) -> Bool {
-        if switches.contains(Self.flagName(name)) { return true }
         guard let raw = value(name) else { return defaultValue }
         switch raw.lowercased() {
         case "1", "true", "yes", "on": return true
@@ -74,14 +90,11 @@ struct SettingsSource: Sendable {
         return parsed
     }
 
-    /// Flag names not recognised by the caller, so typos stop start-up.
-    func unknownFlags(known: Set<String>) -> [String] {
-        (Set(flags.keys).union(switches)).subtracting(known.map(Self.flagName)).sorted()
-    }
+    /// Flags that are no setting's, so typos stop start-up.
+    var unknownFlags: [String] { Set(flags.keys).union(switches).subtracting(Self.knownFlags).sorted() }
 
-    /// `TIMESTAMP_SKEW_MS` → `timestamp-skew-ms`.
-    static func flagName(_ name: String) -> String { name.lowercased().replacingOccurrences(of: "_", with: "-") }
+    /// How a setting is named in messages: its variable, and its flag when it has one.
+    static func displayName(_ name: String) -> String { RelaySetting.named(name).displayName }
 
-    /// How a setting is named in messages: both spellings.
-    static func displayName(_ name: String) -> String { "\(prefix)\(name) (--\(flagName(name)))" }
+    private static func isBlank(_ value: String) -> Bool { value.trimmingCharacters(in: .whitespaces).isEmpty }
 }

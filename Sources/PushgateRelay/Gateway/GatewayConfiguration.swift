@@ -34,20 +34,19 @@ public struct GatewayConfiguration: Sendable, Equatable {
         self.apnsTopic = apnsTopic
     }
 
-    private static let names: Set<String> = [
-        "ENABLED", "PUBLIC_URL", "COALESCE_MS", "APNS_TOPIC", "FCM_PROJECT_ID", "ANDROID_CHANNEL_ID", "TRUSTED_PROXY_HOPS",
-        "NEW_HOSTS_PER_IP_PER_HOUR", "HOST_TTL_DAYS", "MAX_HOSTS",
-    ]
+    /// The gateway's variables, from the relay's settings table.
+    private static let names = Set(RelaySetting.table.map(\.environment).filter { $0.hasPrefix(prefix) })
 
     /// The gateway settings in `environment`, or `nil` when the routes are off: `ENABLED`
     /// defaults to on exactly when `PUBLIC_URL` is set. Blank values count as unset; an unknown
     /// `PUSHGATE_GATEWAY_*` name stops start-up so typos do not pass silently.
     public static func from(environment: [String: String], relayBundleId: String) throws(ConfigurationError) -> GatewayConfiguration? {
         func value(_ name: String) -> String? {
+            assert(names.contains(prefix + name), "\(prefix + name) is not in RelaySetting.table")
             guard let raw = environment[prefix + name], !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
             return raw
         }
-        if let unknown = environment.keys.filter({ $0.hasPrefix(prefix) && !names.contains(String($0.dropFirst(prefix.count))) }).min() {
+        if let unknown = environment.keys.filter({ $0.hasPrefix(prefix) && !names.contains($0) }).min() {
             throw ConfigurationError(setting: unknown, problem: "is not a gateway setting (see docs/gateway.md)")
         }
         let enabled: Bool

@@ -24,7 +24,6 @@ public struct HapiPushSettings: Sendable {
 
     static let fcmNames = FCMAccountSettings.Names(serviceAccountPath: "FCM_SERVICE_ACCOUNT_PATH", packageName: "FCM_PACKAGE_NAME",
                                                    origin: "FCM_ORIGIN", tokenURI: "FCM_TOKEN_URI", caFile: "FCM_CA_FILE")
-    static let settingNames = Set(["E2E_APNS_BUNDLE_ID", "E2E_APNS_ENV", "E2E_APNS_TTL_SECONDS"] + fcmNames.all)
 
     init(_ source: SettingsSource) throws(ConfigurationError) {
         apnsBundleId = source.value("E2E_APNS_BUNDLE_ID")
