@@ -35,7 +35,7 @@ import Testing
 
     /// docs/relay.md's settings table, as environment variables.
     static func relaySettings() throws -> Set<String> {
-        let names = try Self.tableRows(in: "docs/relay.md", header: "| setting | default | meaning |").flatMap { cells in
+        let names = try Self.tableRows(in: "docs/relay.md", header: "| environment | flag | default | meaning |").flatMap { cells in
             cells[0].matches(of: #/`([A-Z][A-Z0-9_]+)`/#).map { String($0.output.1) }
         }
         return Set(names.map { $0.hasPrefix("PUSHGATE_") ? $0 : "PUSHGATE_RELAY_" + $0 })

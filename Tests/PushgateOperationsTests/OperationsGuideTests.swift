@@ -14,6 +14,7 @@ import Testing
     static var runs: [String: Regex<Substring>] { [
         "set -a; . /etc/pushgate/relay.env; set +a; pushgate-relay --check-config": #/dry run/#,
         "sudo PUSHGATE_HOME=/var/lib/pushgate-host pushgate-host identity": #/^[A-Za-z0-9_-]{43}\n$/#,
+        "pushgate-relay --version": #/^pushgate-relay \d+\.\d+\.\d+\nOpenSSL /#,
         "sudo PUSHGATE_RELAY_DATABASE_PATH=/var/lib/pushgate-relay/relay.sqlite pushgate-relay backup /var/backups/pushgate/relay.sqlite":
             #/.*/#,
     ] }
