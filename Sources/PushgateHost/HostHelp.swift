@@ -2,7 +2,7 @@ import PushgateCore
 
 /// `pushgate-host --help`: the commands, then every row of ``SettingName/table``.
 enum HostHelp {
-    static let usage = "usage: pushgate-host [run | identity | identity rotate | "
+    static let usage = "usage: pushgate-host [run | --check-config | identity | identity rotate | "
         + "import-openchamber FILE [--environment production|sandbox] | --help | --version]"
 
     static var text: String {
@@ -11,6 +11,8 @@ enum HostHelp {
 
         usage:
           pushgate-host [run]              serve the host API until SIGTERM or SIGINT
+          pushgate-host --check-config     check every setting and the files they name, print what
+                                           would run (secrets left out); writes nothing; exit 0 or 2
           pushgate-host identity           print the serverId (made on first use)
           pushgate-host identity rotate    a new signing key, then register every token again
           pushgate-host import-openchamber FILE [--environment production|sandbox]

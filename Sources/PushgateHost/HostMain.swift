@@ -3,7 +3,7 @@ import PushgateCore
 import PushgateHTTP
 import PushgateStore
 
-/// The `pushgate-host` commands: `run` (default), `identity`, `identity rotate`,
+/// The `pushgate-host` commands: `run` (default), `--check-config`, `identity`, `identity rotate`,
 /// `import-openchamber FILE [--environment production|sandbox]`, `--help`, `--version`.
 public enum HostMain {
     /// Runs a command; returns the exit status (0 ok, 1 failure, 2 usage or settings).
@@ -17,6 +17,7 @@ public enum HostMain {
             case ["--version"]:
                 FileHandle.standardOutput.write(Data(version.utf8))
                 return 0
+            case ["--check-config"]: return HostConfigurationCheck.run(environment: environment)
             case [], ["run"]: return try await serve(environment: environment, logger: logger)
             case ["identity"]:
                 print(try HostSettings.load(environment: environment).serverId)
@@ -49,7 +50,8 @@ public enum HostMain {
         let termination = TerminationSignals()
         let settings = try HostSettings.load(environment: environment)
         let logger = Logger(component: "host", minimumLevel: settings.logLevel)
-        let service = try HostService(settings: settings, scheduler: DispatchScheduler(), logger: logger)
+        let scheduler = DispatchScheduler()
+        let service = try HostService(settings: settings, scheduler: scheduler, logger: logger)
         try await service.start()
         let api = try HostAPI(service: service, host: settings.listenHost, port: settings.listenPort, logger: logger)
         let metrics = try settings.metricsListen.map { address in
@@ -62,8 +64,10 @@ public enum HostMain {
         // The listening line, so a supervisor or test can read the port at once.
         FileHandle.standardOutput.write(Data("listening \(settings.listenHost):\(api.port)\n".utf8))
         logger.info("host started", ["serverId": Redact.serverId(settings.serverId), "iosPush": settings.iosPushMode.rawValue])
+        let status = ServiceStatus(readyWith: environment, scheduler: scheduler, loop: { service.eventLoop.execute($0) }, logger: logger)
         let signal = await termination.next()
         logger.info("stopping", ["signal": signal])
+        status.stopping()
         await api.shutdown(grace: .seconds(5))
         metrics?.stop()
         await service.shutdown()

@@ -40,7 +40,7 @@ public final class HostService: Sendable {
         self.scheduler = scheduler
         self.logger = logger
         self.webFallback = webFallback
-        for diagnostic in settings.diagnostics { logger.warning(diagnostic) }
+        for diagnostic in settings.diagnostics + settings.warnings { logger.warning(diagnostic) }
         // One connection to host.sqlite, on one queue, for every table (docs/host.md, "Store").
         let database = try HostDatabase(path: settings.databasePath)
         store = try HostStore(database: database, clock: scheduler.clock, scheduler: scheduler, logger: logger.named("store"))

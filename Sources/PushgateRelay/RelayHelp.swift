@@ -8,6 +8,8 @@ enum RelayHelp {
 
         usage:
           pushgate-relay [FLAGS]                  serve until SIGTERM or SIGINT
+          pushgate-relay --check-config [FLAGS]   check every setting and the files they name, print
+                                                  what would run (secrets left out); exit 0 or 2
           pushgate-relay bindings --token HEX [--clear] [FLAGS]
                                                   the hosts that hold a device token (--clear: remove them)
           pushgate-relay --help                   this text

@@ -19,6 +19,9 @@ public enum RelayMain {
             FileHandle.standardOutput.write(Data(version.utf8))
             return 0
         }
+        if arguments.contains("--check-config") {
+            return RelayConfigurationCheck.run(arguments: arguments.filter { $0 != "--check-config" }, environment: environment)
+        }
         let configuration: RelayConfiguration
         do {
             configuration = try RelayConfiguration(arguments: arguments, environment: environment)
@@ -48,8 +51,10 @@ public enum RelayMain {
             FileHandle.standardOutput.write(Data("metrics \(address.host):\(port)\n".utf8))
         }
         FileHandle.standardOutput.write(Data("listening \(configuration.host):\(server.port)\n".utf8))
+        let status = ServiceStatus(readyWith: environment, scheduler: scheduler, loop: { server.executeOnLoop($0) }, logger: logger)
         let signal = await termination.next()
         logger.info("stopping", ["signal": signal])
+        status.stopping()
         await server.shutdown(graceSeconds: 5)
         logger.info("stopped")
         return 0

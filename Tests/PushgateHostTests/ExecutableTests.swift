@@ -8,7 +8,8 @@ import PushgateCore
 import Testing
 import PushgateTestSupport
 
-/// The `pushgate-host` binary: `identity`, `run` with its API, graceful SIGTERM.
+/// The `pushgate-host` binary: `identity`, `run` with its API and the service manager's
+/// `READY=1` and `STOPPING=1`, graceful SIGTERM.
 @Suite struct ExecutableTests {
     static let binary = BuiltProducts.path("pushgate-host")
 
@@ -47,15 +48,19 @@ import PushgateTestSupport
         let settings = try HostSettings.load(environment: environment)
         #expect(printed == settings.serverId)
 
-        let (process, output) = try Self.launch(["run"], environment)
+        // Run under a service manager's NOTIFY_SOCKET, named in the abstract namespace.
+        let socket = try NotifySocket(abstract: true)
+        let (process, output) = try Self.launch(["run"], environment.merging(["NOTIFY_SOCKET": socket.name]) { $1 })
         let listening = try await blocking { Self.readLine(output) }
         let port = try #require(listening.split(separator: ":").last.flatMap { Int($0) })
+        #expect(try await onOwnThread(within: 30, "READY=1") { try socket.receive(within: 30) } == "READY=1")
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/status")!)
         request.setValue("Bearer \(settings.accessToken)", forHTTPHeaderField: "authorization")
         let (data, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try JSONValue.parse(Array(data))["serverId"] == .string(settings.serverId))
         kill(process.processIdentifier, SIGTERM)
+        #expect(try await onOwnThread(within: 30, "STOPPING=1") { try socket.receive(within: 30) } == "STOPPING=1")
         let status = try await blocking { () -> Int32 in
             process.waitUntilExit()
             return process.terminationStatus

@@ -31,6 +31,7 @@ import Testing
             #expect(help.stdout.contains(row.environment) && help.stdout.contains(row.defaultValue), "\(row.environment)")
             if let key = row.key { #expect(help.stdout.contains("settings.json \(key)")) }
         }
+        #expect(help.stdout.contains("pushgate-host --check-config"))
         let version = try await Self.host(["--version"])
         #expect(version.status == 0)
         let lines = version.stdout.split(separator: "\n").map(String.init)

@@ -91,7 +91,7 @@ import Testing
         for (url, warned) in cases {
             let home = TemporaryHome()
             let settings = try HostSettings.load(environment: home.environment(["PUSHGATE_PUSH_RELAY_URL": url]))
-            #expect(settings.diagnostics.contains { $0.contains("plain http") } == warned, "\(url)")
+            #expect(settings.warnings.contains { $0.contains("plain http") } == warned, "\(url)")
             #expect(settings.relayURL == url, "still used")
         }
     }

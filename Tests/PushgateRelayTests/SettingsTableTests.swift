@@ -57,7 +57,7 @@ import Testing
                 #expect(outcome.stdout.contains(row.environment) && outcome.stdout.contains(row.defaultValue), "\(row.environment)")
                 if let flag = row.flag { #expect(outcome.stdout.contains(flag)) }
             }
-            for command in ["bindings --token", "--version"] {
+            for command in ["--check-config", "bindings --token", "--version"] {
                 #expect(outcome.stdout.contains("pushgate-relay \(command)"))
             }
         }

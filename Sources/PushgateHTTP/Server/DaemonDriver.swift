@@ -54,6 +54,9 @@ final class DaemonDriver: @unchecked Sendable {
     /// Makes the loop run the daemon soon: after a connection was resumed (any thread).
     func wake() { loop.execute { [self] in run() } }
 
+    /// Runs `job` where the daemon runs, soon, without waiting for it.
+    func execute(_ job: @escaping @Sendable () -> Void) { loop.execute(job) }
+
     /// Runs `job` where the daemon runs, and returns once it ran.
     func onLoop(_ job: @escaping @Sendable () -> Void) { loop.executeAndWait(job) }
 

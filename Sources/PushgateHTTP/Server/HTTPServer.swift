@@ -130,6 +130,13 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Runs `job` soon on the thread that serves the connections, without waiting for it; a
+    /// stuck loop never runs it (the service manager's watchdog, ``ServiceStatus``). Dropped
+    /// once the server has stopped.
+    public func executeOnLoop(_ job: @escaping @Sendable () -> Void) {
+        daemon.withLock { $0.driver }?.execute(job)
+    }
+
     /// Returns `true` once no request is in flight, or `false` when `timeout` passes first.
     public func waitForInFlight(timeout: Duration) async -> Bool {
         await core.inFlight.waitUntilIdle(timeout: timeout)

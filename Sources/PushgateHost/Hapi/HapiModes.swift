@@ -24,6 +24,9 @@ public struct HapiModes: Sendable {
 
     public let ios: IOS
     public let android: Android
+    /// Settings of the encrypted path that could not be used (an unknown Android mode, a
+    /// service account that does not load); `--check-config` fails on them.
+    public let problems: [String]
 
     /// Resolves the modes from the host's settings.
     public init(settings: HostSettings) {
@@ -34,12 +37,18 @@ public struct HapiModes: Sendable {
         case .off: ios = .off(reason: settings.diagnostics.first { $0.hasPrefix("iOS push is off") } ?? "iosPushMode is off")
         }
         let path = settings.hapi.fcmServiceAccountPath
+        var problems: [String] = []
         switch settings.hapi.androidPushMode {
-        case "auto" where path != nil, "fcm": android = Self.loadAccount(path)
+        case "auto" where path != nil, "fcm":
+            android = Self.loadAccount(path)
+            if case .off(let reason) = android { problems.append("Android push (encrypted path) is off: " + reason) }
         case "auto", "relay": android = settings.hapi.relayURL.map { .relay(url: $0) } ?? .off(reason: relayOff)
         case "off": android = .off(reason: "androidPushMode is off")
-        default: android = .off(reason: "androidPushMode (PUSHGATE_ANDROID_PUSH) is not auto, relay, fcm or off")
+        default:
+            android = .off(reason: "androidPushMode (PUSHGATE_ANDROID_PUSH) is not auto, relay, fcm or off")
+            problems.append("androidPushMode (PUSHGATE_ANDROID_PUSH) is not auto, relay, fcm or off; Android push (encrypted path) is off")
         }
+        self.problems = problems
     }
 
     /// A short name per platform for status and logs: `relay`, `apns`, `fcm` or `off`.

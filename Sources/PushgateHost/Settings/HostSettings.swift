@@ -36,8 +36,12 @@ public struct HostSettings: Sendable {
     public let directFCMAlerts: DirectFCMAlertSettings?
     /// The encrypted path's own settings (Android mode, relay URL, FCM account, APNs environment).
     public let hapi: HapiSettings
-    /// Warnings found while resolving (unknown values, broken credentials, bad URLs); logged at start-up.
+    /// Settings the host could not use, and what it does instead (unknown values, broken
+    /// credentials, bad URLs); logged at start-up, and what makes `--check-config` fail.
     public let diagnostics: [String]
+    /// Settings that work but put something at risk (a relay over plain http to another
+    /// machine); logged at start-up.
+    public let warnings: [String]
     public let logLevel: Logger.Level
     /// How long APNs (`apns-expiration`) and FCM (`android.ttl`) keep trying an offline device
     /// for the host's direct modes, in seconds; 0 delivers now or never.
@@ -69,25 +73,63 @@ public struct HostSettings: Sendable {
     public static func load(environment: [String: String]) throws -> HostSettings {
         let home = try HomePath.prepare(environment: environment)
         let file = SettingsFile(path: (home as NSString).appendingPathComponent("settings.json"))
-        func env(_ name: SettingName) -> String? {
-            name.environmentNames.lazy.compactMap { environment[$0].flatMap(Self.nonBlank) }.first
-        }
         let stored = try file.update { object -> JSONObject in
-            // Checked before anything is written: a broken identity must leave the file as it was.
-            let existingKey = try SigningIdentity.read(from: object)
-            for name in SettingName.table {
-                if let key = name.key, object[key] == nil, let value = env(name) { object[key] = .string(value) }
-            }
-            if existingKey == nil { object[SigningIdentity.settingsKey] = try SigningIdentity.value(for: P256PrivateKey()) }
-            if let key = SettingName.accessToken.key, object[key] == nil {
-                object[key] = .string(Base64URL.encode(SecureRandom.bytes(32)))
-            }
+            try firstStart(&object, environment: environment)
             return object
         }
+        return try resolve(home: home, file: file, stored: stored, environment: environment)
+    }
+
+    /// The settings a start would resolve, with nothing created or written (`--check-config`):
+    /// the home and settings.json are read when they exist, and what a first start would add to
+    /// the file (environment values, a new identity and access token) is added in memory only.
+    /// `stored` is the file's object as it is now; `isFirstStart` tells that the identity does
+    /// not exist yet.
+    public static func inspect(environment: [String: String]) throws -> (settings: HostSettings, stored: JSONObject, isFirstStart: Bool) {
+        let home = HomePath.path(environment: environment)
+        let file = SettingsFile(path: (home as NSString).appendingPathComponent("settings.json"))
+        let stored = try file.read()
+        var started = stored
+        try firstStart(&started, environment: environment)
+        return (try resolve(home: home, file: file, stored: started, environment: environment), stored,
+                stored[SigningIdentity.settingsKey] == nil)
+    }
+
+    /// What a start writes into settings.json: environment values whose key is absent, and an
+    /// identity and access token when there are none.
+    private static func firstStart(_ object: inout JSONObject, environment: [String: String]) throws {
+        // Checked before anything is written: a broken identity must leave the file as it was.
+        let existingKey = try SigningIdentity.read(from: object)
+        for name in SettingName.table {
+            if let key = name.key, object[key] == nil, let value = environmentValue(name, environment) { object[key] = .string(value) }
+        }
+        if existingKey == nil { object[SigningIdentity.settingsKey] = try SigningIdentity.value(for: P256PrivateKey()) }
+        if let key = SettingName.accessToken.key, object[key] == nil {
+            object[key] = .string(Base64URL.encode(SecureRandom.bytes(32)))
+        }
+    }
+
+    /// The setting's Pushgate variable, else its first hapi alias that is set; blank → nil.
+    static func environmentValue(_ name: SettingName, _ environment: [String: String]) -> String? {
+        source(of: name, environment, stored: JSONObject()).map(\.value)
+    }
+
+    /// The raw value of `name` and where it came from: the variable that set it, else
+    /// `settings.json <key>`; nil when neither holds it (the default applies).
+    public static func source(of name: SettingName, _ environment: [String: String],
+                              stored: JSONObject) -> (value: String, origin: String)? {
+        if let variable = name.environmentNames.first(where: { environment[$0].flatMap(nonBlank) != nil }),
+           let value = environment[variable].flatMap(nonBlank) {
+            return (value, variable)
+        }
+        let storedKey = ([name.key].compactMap { $0 } + name.legacyKeys).first { stored[$0] != nil }
+        guard let storedKey, let value = stored[storedKey]?.stringValue.flatMap(nonBlank) else { return nil }
+        return (value, "settings.json \(storedKey)")
+    }
+
+    private static func resolve(home: String, file: SettingsFile, stored: JSONObject, environment: [String: String]) throws -> HostSettings {
         func value(_ name: SettingName) -> String? {
-            let storedKey = ([name.key].compactMap { $0 } + name.legacyKeys).first { stored[$0] != nil }
-            let raw = env(name) ?? storedKey.flatMap { stored[$0]?.stringValue.flatMap(Self.nonBlank) }
-            return raw.map { name.isPath ? HomePath.expand($0, environment: environment) : $0 }
+            source(of: name, environment, stored: stored).map { name.isPath ? HomePath.expand($0.value, environment: environment) : $0.value }
         }
         guard let key = try SigningIdentity.read(from: stored) else { throw HostSettingsError("settings.json lost relaySigningKey while starting") }
         guard let accessToken = value(.accessToken) else { throw HostSettingsError("accessToken is empty in settings.json") }
@@ -126,8 +168,9 @@ public struct HostSettings: Sendable {
             diagnostics.append("pushRelayUrl (PUSHGATE_PUSH_RELAY_URL) is not an absolute http or https URL; the relay transports are off")
             relayURL = nil
         }
+        var warnings: [String] = []
         if let url = relayURL, isPlainHTTPBeyondLoopback(url) {
-            diagnostics.append("pushRelayUrl (PUSHGATE_PUSH_RELAY_URL) is plain http to another machine: device tokens and "
+            warnings.append("pushRelayUrl (PUSHGATE_PUSH_RELAY_URL) is plain http to another machine: device tokens and "
                                + "titles cross the network unencrypted; use https")
         }
         var level = Logger.Level.info
@@ -161,7 +204,7 @@ public struct HostSettings: Sendable {
         return HostSettings(home: home, file: file, signingKey: key, accessToken: accessToken, listenHost: host, listenPort: port,
                             relayURL: relayURL, iosPushMode: mode, directAPNs: directAPNs, androidAlertPushMode: androidAlertMode,
                             directFCMAlerts: directFCMAlerts, hapi: hapi,
-                            diagnostics: diagnostics, logLevel: level, apnsTTLSeconds: apnsTTLSeconds,
+                            diagnostics: diagnostics, warnings: warnings, logLevel: level, apnsTTLSeconds: apnsTTLSeconds,
                             liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)), outbox: outbox,
                             metricsListen: metricsListen, timeSensitive: timeSensitive, dismissMode: dismissMode)
     }

@@ -54,6 +54,14 @@ extension GatewayConfiguration {
     func androidLane(_ relay: RelayConfiguration, fcmClients: RelayFCMClients, channel: any DeliveryChannel,
                      clock: any WallClock, logger: Logger) throws -> (any GatewayAndroidLane)? {
         if let dryRun = channel as? DryRunChannel { return GatewayDryRunAndroidLane(channel: dryRun, channelId: androidChannelId) }
+        guard fcmProjectId != nil, let fcm = try checkFCMProject(relay) else { return nil }
+        return GatewayFCMLane(fcm: try fcmClients.lease(fcm, clock: clock, logger: logger), channelId: androidChannelId)
+    }
+
+    /// The relay's FCM account that `FCM_PROJECT_ID` names; `nil` when it is unset. Throws when
+    /// the relay loads no account, or one of another project.
+    @discardableResult
+    func checkFCMProject(_ relay: RelayConfiguration) throws(ConfigurationError) -> FCMAccountSettings? {
         guard let project = fcmProjectId else { return nil }
         guard let fcm = relay.hapi.fcm else {
             throw ConfigurationError(setting: Self.prefix + "FCM_PROJECT_ID",
@@ -63,6 +71,6 @@ extension GatewayConfiguration {
             throw ConfigurationError(setting: Self.prefix + "FCM_PROJECT_ID",
                                      problem: "must be the project_id of the FCM service account the relay loads")
         }
-        return GatewayFCMLane(fcm: try fcmClients.lease(fcm, clock: clock, logger: logger), channelId: androidChannelId)
+        return fcm
     }
 }

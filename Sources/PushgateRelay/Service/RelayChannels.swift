@@ -8,15 +8,20 @@ extension RelayConfiguration {
     public func makeChannel(clock: any WallClock, deadlineClock: any MonotonicClock = SystemMonotonicClock(),
                             logger: Logger) throws -> any DeliveryChannel {
         guard let apns else { return try DryRunChannel(logPath: dryRunLog) }
-        let key: P256PrivateKey
-        do {
-            key = try P256PrivateKey(pkcs8PEM: apns.p8PEM)
-        } catch {
-            throw ConfigurationError(setting: "PUSHGATE_RELAY_APNS_P8 / APNS_P8_PATH", problem: "is not a PKCS#8 P-256 private key (.p8)")
-        }
-        let configuration = APNsConfiguration(privateKey: key, keyId: apns.keyId, teamId: apns.teamId,
+        let configuration = APNsConfiguration(privateKey: try apns.privateKey(), keyId: apns.keyId, teamId: apns.teamId,
                                               productionOrigin: apns.productionOrigin, sandboxOrigin: apns.sandboxOrigin,
                                               extraCAFile: apns.extraCAFile)
         return try APNsClient(configuration: configuration, clock: clock, deadlineClock: deadlineClock, logger: logger.named("apns"))
+    }
+}
+
+extension RelayConfiguration.APNs {
+    /// The `.p8` key; one that is not a PKCS#8 P-256 private key is named by its setting only.
+    func privateKey() throws(ConfigurationError) -> P256PrivateKey {
+        do {
+            return try P256PrivateKey(pkcs8PEM: p8PEM)
+        } catch {
+            throw ConfigurationError(setting: "PUSHGATE_RELAY_APNS_P8 / APNS_P8_PATH", problem: "is not a PKCS#8 P-256 private key (.p8)")
+        }
     }
 }

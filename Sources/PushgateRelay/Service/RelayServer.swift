@@ -101,6 +101,9 @@ public final class RelayServer: Sendable {
                                         "mode": configuration.dryRun ? "dry-run" : "apns"])
     }
 
+    /// Runs `job` soon on the HTTP server's event loop (``HTTPServer/executeOnLoop(_:)``).
+    public func executeOnLoop(_ job: @escaping @Sendable () -> Void) { http.executeOnLoop(job) }
+
     /// Stops accepting, lets in-flight requests finish within `graceSeconds`, then closes everything.
     public func shutdown(graceSeconds: Int = 5) async {
         service.stopAccepting()
