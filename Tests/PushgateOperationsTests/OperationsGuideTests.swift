@@ -12,7 +12,7 @@ import Testing
     /// What each command line must print on standard output to pass (computed: a `Regex` is
     /// not `Sendable`).
     static var runs: [String: Regex<Substring>] { [
-        "set -a; . /etc/pushgate/relay.env; set +a; pushgate-relay --check-config": #/dry run/#,
+        "set -a; . /etc/pushgate/relay.env; set +a; pushgate-relay --check-config": #/the configuration is valid/#,
         "sudo PUSHGATE_HOME=/var/lib/pushgate-host pushgate-host identity": #/^[A-Za-z0-9_-]{43}\n$/#,
         "pushgate-relay --version": #/^pushgate-relay \d+\.\d+\.\d+\nOpenSSL /#,
         "sudo PUSHGATE_RELAY_DATABASE_PATH=/var/lib/pushgate-relay/relay.sqlite pushgate-relay backup /var/backups/pushgate/relay.sqlite":
