@@ -12,7 +12,8 @@ import Testing
     /// What each command line must print on standard output to pass (computed: a `Regex` is
     /// not `Sendable`).
     static var runs: [String: Regex<Substring>] { [
-        "set -a; . /etc/pushgate/relay.env; set +a; pushgate-relay --check-config": #/the configuration is valid/#,
+        "sudo env PUSHGATE_RELAY_DATABASE_PATH=/var/lib/pushgate-relay/relay.sqlite PUSHGATE_RELAY_APNS_P8_PATH=/etc/credstore/pushgate-relay.apns.p8 sh -c 'set -a; . /etc/pushgate/relay.env; exec pushgate-relay --check-config'":
+            #/the configuration is valid/#,
         "sudo PUSHGATE_HOME=/var/lib/pushgate-host pushgate-host identity": #/^[A-Za-z0-9_-]{43}\n$/#,
         "pushgate-relay --version": #/^pushgate-relay \d+\.\d+\.\d+\nOpenSSL /#,
         "sudo PUSHGATE_RELAY_DATABASE_PATH=/var/lib/pushgate-relay/relay.sqlite pushgate-relay backup /var/backups/pushgate/relay.sqlite":
@@ -25,21 +26,22 @@ import Testing
         #expect(Set(Self.runs.keys).subtracting(lines).isEmpty, "no longer in the guide: \(Set(Self.runs.keys).subtracting(lines).sorted())")
     }
 
-    /// A relay set up as the packaged unit runs it (relay.env as shipped, plus a dry run and the
-    /// state directory's database), holding one binding; then each line of the guide.
+    /// A relay set up as the packaged unit runs it (relay.env as shipped plus a dry run, its
+    /// database in the state directory), holding one binding; then each line of the guide.
     @Test func theGuidesCommandLinesWorkOnAPackagedLayout() async throws {
         let machine = try Repository.temporaryDirectory("operations")
         defer { try? FileManager.default.removeItem(at: machine) }
         for directory in ["etc/pushgate", "var/lib/pushgate-relay", "var/lib/pushgate-host", "var/backups/pushgate"] {
             try FileManager.default.createDirectory(at: machine.appendingPathComponent(directory), withIntermediateDirectories: true)
         }
-        let database = machine.path + "/var/lib/pushgate-relay/relay.sqlite"
         let relayEnv = try Repository.text("packaging/env/relay.env")
-            + "PUSHGATE_RELAY_DRY_RUN=true\nPUSHGATE_RELAY_DATABASE_PATH=\(database)\n"
-            + "PUSHGATE_RELAY_PORT=0\nPUSHGATE_RELAY_METRICS_LISTEN=off\n"
+            + "PUSHGATE_RELAY_DRY_RUN=true\nPUSHGATE_RELAY_PORT=0\nPUSHGATE_RELAY_METRICS_LISTEN=off\n"
         try relayEnv.write(toFile: machine.path + "/etc/pushgate/relay.env", atomically: true, encoding: .utf8)
+        // The unit's Environment= first, then its EnvironmentFile=, which wins.
+        let unitEnvironment = ["PUSHGATE_RELAY_DATABASE_PATH": machine.path + "/var/lib/pushgate-relay/relay.sqlite"]
         let relay = try await ServerProcess.start("relay", executable: BuiltProducts.path("pushgate-relay"),
-                                                  environment: Self.assignments(relayEnv), logFile: machine.path + "/relay.log")
+                                                  environment: unitEnvironment.merging(Self.assignments(relayEnv)) { $1 },
+                                                  logFile: machine.path + "/relay.log")
         let token = String(repeating: "8f3a", count: 16)
         _ = try await Self.shell("pushgate identity new --out \(machine.path)/host.jwk", on: machine)
         let registered = try await Self.shell(

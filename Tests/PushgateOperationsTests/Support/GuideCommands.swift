@@ -29,11 +29,12 @@ enum GuideCommands {
     }
 
     /// Whether a simple command of `line` (split at `;`, `&&`, `||`, `|`) has a pushgate binary
-    /// as its program once `sudo` and `NAME=value` words are skipped. An inline span counts only
+    /// as its program once `sudo`, `env`, `exec` and `NAME=value` words are skipped. An inline span counts only
     /// `withArguments` (a bare `pushgate-relay` names the program, it runs nothing).
     static func runsPushgate(_ line: String, withArguments: Bool) -> Bool {
         line.split(separator: #/\s*(?:;|&&|\|\||\|)\s*/#).contains { segment in
-            let words = segment.split(separator: " ").drop { $0 == "sudo" || $0.contains(#/^[A-Za-z_][A-Za-z0-9_]*=/#) }
+            let words = segment.split(separator: " ")
+                .drop { ["sudo", "env", "exec"].contains($0) || $0.contains(#/^[A-Za-z_][A-Za-z0-9_]*=/#) }
             guard let program = words.first, binaries.contains(String(program)) else { return false }
             return !withArguments || words.count > 1
         }
