@@ -1,6 +1,7 @@
 import Foundation
 import PushgateCore
 import PushgateHTTP
+import PushgateProviders
 import PushgateStore
 
 /// `pushgate-host --check-config`: resolves every setting as a start would, without creating or
@@ -30,6 +31,13 @@ enum HostConfigurationCheck {
             for (setting, path) in [(SettingName.apnsCAFile, settings.directAPNs?.configuration.http2.extraCAFile),
                                     (SettingName.fcmCAFile, settings.hapi.fcmCAFile)] {
                 if let problem = caFileProblem(path) { problems.append("\(setting.label) \(problem)") }
+            }
+            // Read only when a direct FCM client is made: checked here, so a start does not find them broken.
+            if let origin = settings.hapi.fcmOrigin, (try? HTTP2Origin(url: origin)) == nil {
+                problems.append("\(SettingName.fcmOrigin.label) must be an https origin such as https://127.0.0.1:4443")
+            }
+            if let tokenURI = settings.hapi.fcmTokenURI, (try? HTTPSEndpoint(url: tokenURI)) == nil {
+                problems.append("\(SettingName.fcmTokenURI.label) must be an https URL such as https://127.0.0.1:4443/token")
             }
             plan.append("outbox: keep a push up to \(settings.outbox.deadlineMs / 1_000) s, at most \(settings.outbox.maxEntries) pushes")
             plan.append("log at \(settings.logLevel) and above")

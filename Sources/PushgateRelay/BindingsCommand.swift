@@ -12,6 +12,10 @@ enum BindingsCommand {
 
     /// Runs the command; returns the exit status (0 done, 2 bad arguments or settings, 1 the store failed).
     static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        if arguments == ["--help"] {
+            FileHandle.standardOutput.write(Data((usage + "\n").utf8))
+            return 0
+        }
         var rest = arguments
         var token: String?
         var clear = false

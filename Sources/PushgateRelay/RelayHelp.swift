@@ -12,6 +12,8 @@ enum RelayHelp {
                                                   what would run (secrets left out); exit 0 or 2
           pushgate-relay bindings --token HEX [--clear] [FLAGS]
                                                   the hosts that hold a device token (--clear: remove them)
+          pushgate-relay backup FILE [FLAGS]      a consistent copy of the SQLite database, taken while
+                                                  the relay runs
           pushgate-relay --help                   this text
           pushgate-relay --version                the version and the versions of the linked libraries
 

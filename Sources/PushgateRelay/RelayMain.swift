@@ -11,6 +11,9 @@ public enum RelayMain {
         if arguments.first == "bindings" {
             return await BindingsCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
         }
+        if arguments.first == "backup" {
+            return BackupCommand.run(arguments: Array(arguments.dropFirst()), environment: environment)
+        }
         if arguments.contains("--help") || arguments.contains("-h") {
             FileHandle.standardOutput.write(Data(RelayHelp.text.utf8))
             return 0

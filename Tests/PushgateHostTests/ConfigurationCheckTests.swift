@@ -58,6 +58,8 @@ import Testing
             (["PUSHGATE_ANDROID_ALERT_PUSH": "direct"], "PUSHGATE_ANDROID_ALERT_FCM_SERVICE_ACCOUNT_PATH"),
             (["PUSHGATE_LOG_LEVEL": "loud"], "PUSHGATE_LOG_LEVEL"),
             (["PUSHGATE_HOST_LISTEN": "nowhere"], "PUSHGATE_HOST_LISTEN"),
+            (["PUSHGATE_FCM_ORIGIN": "ftp://fcm.example"], "PUSHGATE_FCM_ORIGIN"),
+            (["PUSHGATE_FCM_TOKEN_URI": "not a url"], "PUSHGATE_FCM_TOKEN_URI"),
         ]
         for (environment, named) in cases {
             let outcome = try await SettingsTableTests.host(["--check-config"], environment: environment)

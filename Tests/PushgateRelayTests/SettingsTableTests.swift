@@ -57,9 +57,13 @@ import Testing
                 #expect(outcome.stdout.contains(row.environment) && outcome.stdout.contains(row.defaultValue), "\(row.environment)")
                 if let flag = row.flag { #expect(outcome.stdout.contains(flag)) }
             }
-            for command in ["--check-config", "bindings --token", "--version"] {
+            for command in ["--check-config", "bindings --token", "backup FILE", "--version"] {
                 #expect(outcome.stdout.contains("pushgate-relay \(command)"))
             }
+        }
+        for command in ["bindings", "backup"] {
+            let usage = try await Self.relay([command, "--help"])
+            #expect(usage.status == 0 && usage.stdout.hasPrefix("usage: pushgate-relay \(command) "))
         }
     }
 

@@ -164,6 +164,29 @@ public final class SQLiteConnection {
         try execute("PRAGMA user_version = \(version)")
     }
 
+    /// Replaces this database's content with a consistent copy of `source`'s, through SQLite's
+    /// online backup in one step: one read transaction on `source`, so its writers go on (WAL)
+    /// while the copy is made. Returns the pages copied.
+    public func copy(from source: SQLiteConnection) throws -> Int {
+        checkOwner()
+        guard let backup = sqlite3_backup_init(handle, "main", source.handle, "main") else {
+            throw SQLiteError(result: sqlite3_errcode(handle), db: handle, operation: "backup")
+        }
+        var result = sqlite3_backup_step(backup, -1)
+        // A lock held elsewhere for a moment (a checkpoint): wait for it as the busy timeout would, 5 s at most.
+        var waits = 0
+        while result & 0xFF == SQLITE_BUSY || result & 0xFF == SQLITE_LOCKED, waits < 1_000 {
+            sqlite3_sleep(5)
+            waits += 1
+            result = sqlite3_backup_step(backup, -1)
+        }
+        let pages = Int(sqlite3_backup_pagecount(backup))
+        let finished = sqlite3_backup_finish(backup)
+        guard result == SQLITE_DONE else { throw SQLiteError(result: result, db: handle, operation: "backup") }
+        try check(finished, "backup")
+        return pages
+    }
+
     private func check(_ result: Int32, _ operation: String) throws {
         guard result == SQLITE_OK else { throw SQLiteError(result: result, db: handle, operation: operation) }
     }
