@@ -17,7 +17,7 @@ import Testing
         "sudo PUSHGATE_HOME=/var/lib/pushgate-host pushgate-host identity": #/^[A-Za-z0-9_-]{43}\n$/#,
         "pushgate-relay --version": #/^pushgate-relay \d+\.\d+\.\d+\nOpenSSL /#,
         "sudo PUSHGATE_RELAY_DATABASE_PATH=/var/lib/pushgate-relay/relay.sqlite pushgate-relay backup /var/backups/pushgate/relay.sqlite":
-            #/.*/#,
+            #/^backed up .* \(\d+ pages\)\n$/#,
     ] }
 
     @Test func everyCommandLineOfTheGuideIsRunHere() throws {
