@@ -20,6 +20,8 @@ public final class HostService: Sendable {
     private let unqueued: UnqueuedPushes
     /// Live Activity registrations, session states and their pushes.
     public let liveActivities: LiveActivityEngine
+    /// The sessions a desktop shows, whose active and passive alerts are held back.
+    let presence: DesktopPresence
     private let relay: RelayTransport?
     private let apnsClient: APNsClient?
     /// The FCM client of Android alert tokens in direct mode.
@@ -106,7 +108,8 @@ public final class HostService: Sendable {
                               outbox: outbox, logger: logger)
         liveActivities = LiveActivityEngine(store: LiveActivityStore(database: database), transport: liveActivityTransport,
                                             outbox: outbox, scheduler: scheduler, refreshIntervalMs: settings.liveActivityRefreshIntervalMs,
-                                            logger: logger)
+                                            policy: settings.liveActivity, logger: logger)
+        presence = DesktopPresence(ttlSeconds: settings.desktopVisibleTTLSeconds, clock: scheduler.clock)
         dispatcher = AlertDispatcher(store: store, routes: AlertRoutes(ios: transport, android: androidTransport),
                                      composer: AlertComposer(titles: try titles ?? NotificationTitles.bundled(),
                                                              timeSensitive: settings.timeSensitive),
@@ -130,7 +133,8 @@ public final class HostService: Sendable {
 
     // MARK: Events
 
-    /// Suppression, cooldown and debounce, then dispatch; a `permission` or `question` event
+    /// Suppression (child, system, a desktop showing the session), cooldown and debounce, then
+    /// dispatch; a `permission` or `question` event
     /// also shows on the session's Live Activity rows. The hub's retry of an event answered 503
     /// `store_unavailable` skips all of that: it was decided the first time, and now only the
     /// devices still owed it are sent it.
@@ -139,6 +143,7 @@ public final class HostService: Sendable {
         liveActivities.noteAttention(event)
         if event.parentSessionId != nil { return await suppressed(event, .child) }
         if event.system { return await suppressed(event, .system) }
+        if presence.suppresses(event) { return await suppressed(event, .visible) }
         if event.type == .resolved {
             // A prompt still in its debounce window is never sent (docs/host.md, "Dismissal").
             gate.withLock({ $0 })!.cancelPrompts(sessionId: event.sessionId, requestId: event.requestId)
@@ -269,6 +274,16 @@ public final class HostService: Sendable {
 
     public func clearBadge() async throws { try await store.clearBadge() }
 
+    /// `POST /api/push/visibility`: a desktop's report holds back its session's active and
+    /// passive alerts for a while; the app's beacon (any other client) clears the badge when visible.
+    func report(_ visibility: VisibilityReport) async throws {
+        if visibility.client == .desktop, let sessionId = visibility.sessionId {
+            presence.report(sessionId: sessionId, visible: visibility.visible)
+        } else if visibility.visible {
+            try await store.clearBadge()
+        }
+    }
+
     /// `GET /api/status`.
     public func status() async throws -> JSONValue {
         let counts = try await store.counts()
@@ -288,6 +303,7 @@ public final class HostService: Sendable {
             ]))),
             ("alertTokens", .integer(Int64(counts.alertTokens))),
             ("liveActivityTokens", .integer(Int64(counts.liveActivityTokens))),
+            ("liveActivityPriority", liveActivities.priorityStatus()),
             ("badge", .integer(Int64(counts.badge))),
             ("outbox", try await outbox.status()),
         ]))

@@ -154,15 +154,20 @@ private struct SigningTransport: LiveActivityTransport {
 
     var name: String { "bench" }
 
-    func prepare(_ tokens: [String]) async -> Set<String> { Set(tokens) }
+    func prepare(_ tokens: [String], kind: LiveActivityTokenKind) async -> Set<String> { Set(tokens) }
 
-    func unbind(_ token: String) async {}
+    func unbind(_ token: String, kind: LiveActivityTokenKind) async {}
 
-    func forget(_ tokens: [String]) async {}
+    func forget(_ tokens: [String], kind: LiveActivityTokenKind) async {}
 
     func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome] {
         guard let body = try? signer.liveActivity(push, environment: environment, priority: priority, ts: SystemClock().nowMilliseconds),
               !body.isEmpty else { return [:] }
         return Dictionary(push.tokens.map { ($0, .accepted) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func start(_ push: LiveActivityPush, start: LiveActivityStart, environment: String) async -> TokenOutcome {
+        (try? signer.liveActivity(push, start: start, environment: environment, ts: SystemClock().nowMilliseconds)) == nil
+            ? .failed(.never) : .accepted
     }
 }

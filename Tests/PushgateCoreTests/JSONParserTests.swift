@@ -108,6 +108,19 @@ import PushgateCore
         #expect(throws: JSONParseError(.tooDeep, at: 10)) { try JSONValue.parse(objects, maxDepth: 2) }
     }
 
+    /// Keys are told apart by their bytes: a precomposed and a decomposed "é" are two keys, in
+    /// small objects (a scan) and large ones (a set), as for JavaScript and JSON Schema.
+    @Test func keysAreDistinctAsBytes() throws {
+        let (precomposed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+        let small = try JSONValue.parse("{\"\(precomposed)\":1,\"\(decomposed)\":2}")
+        #expect(small.objectValue?.members.map { Array($0.key.utf8) } == [Array(precomposed.utf8), Array(decomposed.utf8)])
+        let filler = (0..<20).map { "\"k\($0)\":\($0)" }
+        let large = try JSONValue.parse("{" + (filler + ["\"\(precomposed)\":1", "\"\(decomposed)\":2"]).joined(separator: ",") + "}")
+        #expect(large.objectValue?.count == 22)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse("{" + (filler + ["\"\(precomposed)\":1", "\"caf\\u00e9\":2"]).joined(separator: ",") + "}") }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse("{\"\(decomposed)\":1,\"\(decomposed)\":2}") }
+    }
+
     @Test func refusesDuplicatesInLargeObjects() throws {
         let members = (0..<40).map { "\"k\($0)\":\($0)" } + ["\"k3\":0"]
         let text = "{" + members.joined(separator: ",") + "}"

@@ -28,7 +28,8 @@ import PushgateCore
 
     // relay-protocol.md §10 line 22
     @Test(arguments: [
-        ([("event", "start")], baseState, "event"),
+        ([("event", "begin")], baseState, "event"),
+        ([("event", "start"), ("tokens", ["aa", "bb"])], baseState, "tokens"),
         ([("event", "end")], baseState, "contentState.endedAt"),
         ([], state([("status", "busy")]), "contentState.status"),
         ([], state([("extra", 1)]), "contentState.extra"),
@@ -57,6 +58,16 @@ import PushgateCore
     ] as [([(String, JSONValue)], JSONValue, String)])
     func refusesInvalidPushes(members: [(String, JSONValue)], state: JSONValue, field: String) {
         #expect(performing: { try Self.push(members, state: state) }, throws: { ($0 as? WireFieldError)?.field == field })
+    }
+
+    /// A start (extension) names one push-to-start token and signs an update's message shape
+    /// with `start` as its event; update and end messages are unchanged by it.
+    @Test func aStartSignsTheShapeOfAnUpdateWithItsOwnEvent() throws {
+        let state = Self.state([("title", "Build"), ("workingCount", 1), ("items", [])])
+        let start = try Self.push([("event", "start"), ("staleDate", 1764670800)], state: state)
+        let update = try Self.push([("staleDate", 1764670800)], state: state)
+        #expect(start.signedMessage(ts: 7) == "7.aa.start.working.1.1764669600.5...1764670800.Build.1.[]")
+        #expect(update.signedMessage(ts: 7) == "7.aa.update.working.1.1764669600.5...1764670800.Build.1.[]")
     }
 
     @Test func acceptsFractionalTimesAndAnEndWithEndedAt() throws {

@@ -2,8 +2,8 @@ import PushgateHTTP
 import Testing
 
 @Suite struct RouterTests {
-    private static func router(methodMismatch: Router.MethodMismatch = .notFound) -> Router {
-        var router = Router(methodMismatch: methodMismatch)
+    private static func router() -> Router {
+        var router = Router()
         router.get("/") { _ in HTTPResponse(status: 200, body: Array("root".utf8)) }
         router.get("/healthz") { _ in HTTPResponse(status: 200) }
         router.post("/v1/push/send") { _ in HTTPResponse(status: 200) }
@@ -37,37 +37,53 @@ import Testing
 
     @Test func unknownPathsEmptySegmentsAndTrailingSlashesAreNotFound() {
         let router = Self.router()
-        for path in ["/nope", "/healthz/", "//healthz", "/api/sessions//view", "/api/sessions/a/view/x", "", "healthz", "/api/sessions/a"] {
+        for path in ["/nope", "/healthz/", "//healthz", "/api/sessions//view", "/api/sessions/a/view/x", "", "healthz", "/api/a/b/c"] {
             #expect(status(router, "GET", path) == 404, "\(path)")
         }
+        #expect(status(router, "GET", "/api/sessions/a") == 405, "a parameter pattern knows the path too (PUT /api/:kind/:id)")
     }
 
-    @Test func wrongMethodIsNotFoundByDefaultWithAnEmptyBody() throws {
+    @Test func wrongMethodIs405WithAllowNamingThePathsMethods() throws {
         let router = Self.router()
-        guard case .response(let response) = router.match(method: "GET", path: "/v1/push/send") else {
-            Issue.record("a wrong method must not route")
-            return
-        }
-        #expect(response.status == 404)
-        #expect(response.body.isEmpty)
-        #expect(status(router, "get", "/healthz") == 404, "methods are case-sensitive")
-    }
-
-    @Test func wrongMethodCanAnswer405WithAllow() throws {
-        let router = Self.router(methodMismatch: .methodNotAllowed)
         guard case .response(let response) = router.match(method: "DELETE", path: "/healthz") else {
             Issue.record("a wrong method must not route")
             return
         }
         #expect(response.status == 405)
         #expect(response.headers["Allow"] == "GET, HEAD")
+        #expect(response.body.isEmpty)
+        #expect(status(router, "get", "/healthz") == 405, "methods are case-sensitive")
+        #expect(status(router, "GET", "/v1/push/send") == 405)
         #expect(status(router, "GET", "/unknown") == 404)
+    }
+
+    @Test func allowListsEveryRouteOfThePathInTheOrderAdded() throws {
+        var router = Router()
+        router.delete("/v1/devices/:id") { _ in HTTPResponse(status: 204) }
+        router.post("/v1/devices") { _ in HTTPResponse(status: 200) }
+        router.get("/v1/devices") { _ in HTTPResponse(status: 200) }
+        guard case .response(let devices) = router.match(method: "PUT", path: "/v1/devices") else { Issue.record("PUT"); return }
+        #expect(devices.headers["allow"] == "POST, GET, HEAD")
+        guard case .response(let one) = router.match(method: "GET", path: "/v1/devices/7") else { Issue.record("GET"); return }
+        #expect(one.headers["allow"] == "DELETE")
+    }
+
+    @Test func aPatternsOwn405KeepsItsBodyAndGetsAllow() throws {
+        var router = Router()
+        router.post("/v1/push") { _ in HTTPResponse(status: 200) }
+        router.answerMethodNotAllowed(on: "/v1/push", with: .json(405, Array(#"{"ok":false}"#.utf8)))
+        router.get("/healthz") { _ in HTTPResponse(status: 200) }
+        guard case .response(let push) = router.match(method: "GET", path: "/v1/push") else { Issue.record("GET"); return }
+        #expect(push.status == 405 && push.headers["allow"] == "POST" && push.body == Array(#"{"ok":false}"#.utf8))
+        #expect(push.headers["content-type"] == "application/json")
+        guard case .response(let health) = router.match(method: "POST", path: "/healthz") else { Issue.record("POST"); return }
+        #expect(health.body.isEmpty, "another pattern's 405 stays empty")
     }
 
     @Test func headFallsBackToGetUnlessAHeadRouteExists() async throws {
         var router = Self.router()
         #expect(routed(router, "HEAD", "/healthz")?.0 == "/healthz")
-        #expect(status(router, "HEAD", "/v1/push/send") == 404)
+        #expect(status(router, "HEAD", "/v1/push/send") == 405)
         router.add("HEAD", "/healthz") { _ in HTTPResponse(status: 204) }
         router.get("/healthz") { _ in HTTPResponse(status: 500) }
         guard case .route(_, _, let handler) = router.match(method: "HEAD", path: "/healthz") else {
@@ -97,23 +113,5 @@ import Testing
         headers.set("X-A", "3")
         #expect(headers.values(for: "x-a") == ["3"])
         #expect(headers.count == 2)
-    }
-
-    @Test func anAnyMethodRouteTakesEveryMethodAnEarlierRouteDoesNotClaim() async {
-        var router = Router()
-        router.post("/v1/push") { _ in HTTPResponse(status: 200) }
-        router.add(Router.anyMethod, "/v1/push") { request in HTTPResponse(status: 405, body: Array(request.method.utf8)) }
-        for method in ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS", "BREW"] {
-            guard case .route(_, _, let handler) = router.match(method: method, path: "/v1/push") else {
-                Issue.record("\(method) was not routed")
-                continue
-            }
-            let response = await handler(HTTPRequest(method: method, path: "/v1/push"))
-            #expect(response.status == 405)
-            #expect(response.body == Array(method.utf8))
-        }
-        guard case .route(_, _, let post) = router.match(method: "POST", path: "/v1/push") else { Issue.record("POST"); return }
-        #expect(await post(HTTPRequest(method: "POST", path: "/v1/push")).status == 200)
-        #expect(status(router, "GET", "/v1/push/send") == 404)
     }
 }

@@ -25,7 +25,7 @@ import PushgateTestSupport
         return router
     }
 
-    @Test func routesParametersAndAnswersUnknownPathsWithAnEmpty404() async throws {
+    @Test func routesParametersAndAnswersUnknownPathsWithAnEmpty404AndWrongMethodsWith405() async throws {
         let server = try HTTPServer(router: Self.router())
         #expect(server.port != 0)
         let port = server.port
@@ -43,7 +43,8 @@ import PushgateTestSupport
         #expect(unknown.status == 404)
         #expect(unknown.body.isEmpty)
         #expect(unknown.headers["content-length"] == "0")
-        #expect(wrongMethod.status == 404)
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["allow"] == "GET, HEAD")
         #expect(wrongMethod.body.isEmpty)
     }
 

@@ -45,9 +45,31 @@ import PushgateTestSupport
         let big = try await harness.call("POST", "/api/events", rawBody: [UInt8](repeating: 0x20, count: HostAPI.maxBodyBytes + 1))
         #expect(big.status == 413)
         #expect(try await harness.call("GET", "/api/nothing-here").status == 404)
-        #expect(try await harness.call("PUT", "/api/status").status == 404)
+        #expect(try await harness.call("PUT", "/api/status").status == 405)
         let unknownType = try await harness.call("POST", "/api/events", .object(JSONObject([("type", "brand_new"), ("sessionId", "s")])))
         #expect(unknownType.status == 200 && unknownType.json?["nativeDelivered"] == false)
+        await harness.stop()
+    }
+
+    /// A known path asked with another method is 405 naming the path's methods (docs/host.md,
+    /// "API"), before the bearer is looked at; an unknown path stays 404.
+    @Test func aKnownPathsOtherMethodsAre405WithAllow() async throws {
+        let harness = try await HostHarness(mode: .off)
+        let paths: [(path: String, allow: String)] = [
+            ("/api/push/apns-token", "POST, DELETE"), ("/api/push/visibility", "POST"), ("/api/sessions/s1/view", "POST"),
+            ("/api/sessions/s1/message-sent", "POST"), ("/api/events", "POST"), ("/api/devices/register", "POST, DELETE"),
+            ("/api/status", "GET, HEAD"), ("/api/push/live-activity-token", "POST, DELETE"), ("/api/sessions/s1/state", "PUT"),
+        ]
+        for (path, allow) in paths {
+            let taken = allow.components(separatedBy: ", ")
+            for method in ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "BREW"] where !taken.contains(method) {
+                let answer = try await harness.methodAnswer(method, path)
+                #expect(answer.status == 405 && answer.allow == allow, "\(method) \(path)")
+            }
+        }
+        #expect(try await harness.methodAnswer("GET", "/api/status").status == 401, "a served method still needs the bearer")
+        let unknown = try await harness.methodAnswer("GET", "/api/sessions/s1")
+        #expect(unknown.status == 404 && unknown.allow == nil)
         await harness.stop()
     }
 

@@ -133,7 +133,7 @@ import PushgateTestSupport
             #expect(answer.status == 400 && answer.json?["field"] == .string(field), "\(method) \(path) \(field)")
         }
         #expect(try await harness.call("PUT", "/api/sessions/s1/state", .object(["status": "busy"]), bearer: "").status == 401)
-        #expect(try await harness.call("GET", "/api/push/live-activity-token").status == 404)
+        #expect(try await harness.call("GET", "/api/push/live-activity-token").status == 405)
         #expect(try await harness.service.store.counts().liveActivityTokens == 0)
         await harness.stop()
     }

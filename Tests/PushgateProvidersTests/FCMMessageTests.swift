@@ -9,6 +9,17 @@ struct FCMMessageTests {
                                      requestId: "r1", title: "Permission Request", body: "Claude Bash: ls\nSession: Demo",
                                      severity: .warning, notifySummary: "")
 
+    /// FCM reads keys as bytes: `google.` followed by a combining mark still starts with `google.`,
+    /// though Swift's grapheme-wise hasPrefix would say no; the OpenAPI document's pattern agrees.
+    @Test("reserved data keys are told by their bytes")
+    func reservedDataKeysAreToldByTheirBytes() {
+        #expect(FCMMessage.isReservedDataKey("google.\u{301}x"))
+        #expect(FCMMessage.isReservedDataKey("gcm.\u{301}"))
+        #expect(FCMMessage.isReservedDataKey("from"))
+        #expect(!FCMMessage.isReservedDataKey("googlex"))
+        #expect(!FCMMessage.isReservedDataKey("from\u{301}"))
+    }
+
     @Test("direct: string data only, android.priority HIGH and ttl, no notification block")
     func direct() throws {
         let message = FCMMessage.direct(token: "tok:EN-1", payload: Self.payload, ttlSeconds: 3600)

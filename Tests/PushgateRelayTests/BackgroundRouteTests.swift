@@ -98,9 +98,27 @@ import Testing
         await harness.stop()
     }
 
+    /// Ids are distinct by their bytes, as JSON Schema's uniqueItems and the app compare them:
+    /// a precomposed and a decomposed "é" are two ids (Swift's == would take them for one).
+    @Test func collapseIdsAreDistinctAsBytes() async throws {
+        let harness = try await RelayHarness()
+        let host = harness.host()
+        let token = TestToken.make()
+        _ = try await host.registerToken(token)
+        let (precomposed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+        let reply = try await host.background(tokens: [token], collapseIds: [precomposed, decomposed])
+        #expect(reply.status == 200)
+        let record = try #require(harness.received(token).first)
+        #expect(record.payload?["dismiss"]?["collapseIds"]?.arrayValue?.compactMap(\.stringValue).map { Array($0.utf8) }
+            == [Array(precomposed.utf8), Array(decomposed.utf8)])
+        let twice = try await host.background(tokens: [token], collapseIds: [precomposed, "caf\u{E9}"])
+        #expect(twice.status == 400, "the same bytes twice are still a duplicate")
+        await harness.stop()
+    }
+
     @Test func theRouteIsPostOnlyWithA16KiBBody() async throws {
         let harness = try await RelayHarness()
-        #expect(try await harness.request("GET", "/v1/push/background").status == 404)
+        #expect(try await harness.request("GET", "/v1/push/background").status == 405)
         let port = harness.relay.port
         let declared = try await blocking { try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push/background", length: 16 * 1024 + 1) }
         #expect(declared.status == 413 && declared.bodyText == #"{"error":"payload_too_large"}"#)

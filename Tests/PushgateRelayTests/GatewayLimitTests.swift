@@ -176,7 +176,7 @@ import PushgateTestSupport
         #expect(metrics.contains("pushgate_relay_requests_total{route=\"gateway-challenge\",status=\"200\",outcome=\"ok\"} 1"))
         #expect(metrics.contains("pushgate_gateway_events_total{event=\"challenge_issued\"} 1"))
         #expect(metrics.contains("pushgate_relay_in_flight"), "the relay's own metrics are still there")
-        #expect(try await harness.call("GET", "/v1/host/challenge").status == 404, "wrong method")
+        #expect(try await harness.call("GET", "/v1/host/challenge").status == 405, "wrong method")
         harness.relay.service.stopAccepting()
         let notReady = try await harness.call("GET", "/ready")
         #expect(notReady.status == 503 && notReady.text == #"{"error":"dependency_unavailable"}"#)

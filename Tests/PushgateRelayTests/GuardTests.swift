@@ -113,7 +113,8 @@ import Testing
 
 @Suite struct RegisterSuffixTests {
     @Test func theSuffixesAreThoseOfEveryRegisterMessage() {
-        #expect(RegisterRequest.signedSuffixes == ["ios", "ios.unregister", "android", "android.unregister", "ios.liveactivity"])
+        #expect(RegisterRequest.signedSuffixes == ["ios", "ios.unregister", "android", "android.unregister", "ios.liveactivity",
+                                                   "ios.liveactivity.start"])
     }
 
     @Test func aSendRefusesTheRegisterSuffixesAndBackground() {
@@ -127,7 +128,7 @@ import Testing
         var messages = ["ios", "android"].flatMap { platform in
             [SignedMessage.registerToken(ts: 1, token: token, platform: platform),
              SignedMessage.unregisterToken(ts: 1, token: token, platform: platform)]
-        } + [SignedMessage.liveActivityToken(ts: 1, token: token)]
+        } + [SignedMessage.liveActivityToken(ts: 1, token: token), SignedMessage.liveActivityStartToken(ts: 1, token: token)]
         for (title, staleDate) in [(String?.none, Int64?.none), (nil, 1_700_000_000), ("x.background", nil)] {
             let state = try LiveActivityContentState(status: .working, eventVersion: 1, updatedAt: 1, title: title)
             messages.append(SignedMessage.liveActivity(ts: 1, push: try LiveActivityPush(tokens: [token], event: .update,

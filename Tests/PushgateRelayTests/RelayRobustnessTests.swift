@@ -45,7 +45,7 @@ import PushgateTestSupport
             ("64 KiB URL", Array(("GET /healthz?" + String(repeating: "a", count: 64 * 1024) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").utf8), .status(414)),
             ("6 000 header fields", Array((get + (0..<6_000).map { "X-H\($0): v\r\n" }.joined() + "\r\n").utf8), .status(431)),
             ("HTTP/2 prior-knowledge preface", Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8), .status(505)),
-            ("unknown method", Array("FOO /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8), .status(404)),
+            ("unknown method", Array("FOO /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8), .status(405)),
         ]
         let invalidBodies: [(name: String, body: [UInt8])] = [
             ("empty", []), ("open brace", Array("{".utf8)), ("array", Array("[]".utf8)), ("null", Array("null".utf8)),
@@ -436,7 +436,7 @@ extension RelayRobustnessTests {
                 default:
                     return serial.isMultiple(of: 2)
                         ? [Exchange(label: "unknown path", request: post("nope", Array("{}".utf8)), status: 404, body: [], closes: true)]
-                        : [Exchange(label: "send by GET", request: RawHTTPClient.request("GET", "/v1/push/send"), status: 404, body: [])]
+                        : [Exchange(label: "send by GET", request: RawHTTPClient.request("GET", "/v1/push/send"), status: 405, body: [])]
                 }
             }
         }

@@ -107,6 +107,16 @@ import PushgateTestSupport
             let reply = try await harness.request("POST", "/v1/push/register-token", body: Self.body(fields: fields, jwk: .object(bad), sig: sig))
             #expect(reply.status == 400 && String(decoding: reply.body, as: UTF8.self) == #"{"error":"invalid_request"}"#)
         }
+        // Well-encoded coordinates that are no point of P-256: a key nothing verifies with, 401
+        // after the timestamp check, as a wrong signature is.
+        var offCurve = key.publicKey.jwk
+        offCurve["y"] = offCurve["x"]
+        let notAPoint = try await harness.request("POST", "/v1/push/register-token", body: Self.body(fields: fields, jwk: .object(offCurve), sig: sig))
+        #expect(notAPoint.status == 401 && String(decoding: notAPoint.body, as: UTF8.self) == #"{"error":"invalid_signature"}"#)
+        var stale = fields
+        stale["ts"] = .integer(ts - 600_000)
+        let staleOffCurve = try await harness.request("POST", "/v1/push/register-token", body: Self.body(fields: stale, jwk: .object(offCurve), sig: sig))
+        #expect(String(decoding: staleOffCurve.body, as: UTF8.self) == #"{"error":"timestamp"}"#)
         #expect(try await harness.request("POST", "/v1/push/register-token", body: Self.body(fields: fields, jwk: .object(key.publicKey.jwk), sig: sig)).status == 200)
         await harness.stop()
     }

@@ -45,6 +45,7 @@ import PushgateTestSupport
             ("data.aps", { $0["data"] = ["aps": "x"] }),
             ("data.from (FCM reserves it)", { $0["data"] = ["from": "x"] }),
             ("data.google.* (FCM reserves it)", { $0["data"] = ["google.c.a": "x"] }),
+            ("data.google. and a combining mark (reserved by its bytes)", { $0["data"] = ["google.\u{301}a": "x"] }),
             ("badge -1", { $0["badge"] = -1 }),
             ("empty title", { $0["title"] = "" }),
             ("bad env", { $0["env"] = "staging" }),
@@ -107,7 +108,7 @@ import PushgateTestSupport
         await harness.stop()
     }
 
-    @Test func healthAndReadinessAnswerWithNoStoreAndUnknownPathsAre404() async throws {
+    @Test func healthAndReadinessAnswerWithNoStoreUnknownPathsAre404AndWrongMethods405() async throws {
         let harness = try await RelayHarness()
         for method in ["GET", "HEAD"] {
             for path in ["/healthz", "/readyz"] {
@@ -117,7 +118,8 @@ import PushgateTestSupport
         }
         let unknown = try await harness.request("GET", "/v1/push/nothing")
         #expect(unknown.status == 404 && unknown.body.isEmpty)
-        #expect(try await harness.request("GET", "/v1/push/send").status == 404, "wrong method")
+        let wrongMethod = try await harness.request("GET", "/v1/push/send")
+        #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "POST" && wrongMethod.body.isEmpty, "wrong method")
         #expect(try await harness.request("GET", "/metrics").status == 404, "metrics are served on METRICS_LISTEN only")
         #expect(try await harness.metrics().contains("pushgate_relay_requests_total"))
         await harness.stop()

@@ -91,7 +91,31 @@ import Testing
             name: "voip payload 5120 bytes",
             change: { setting("apns-push-type", "voip")(&$0); setting("apns-topic", "com.example.app.voip")(&$0); $0.body = paddedPayload(5120) },
             status: 200, reason: nil),
+        Case(name: "live activity start", change: { liveActivityStart(&$0) }, status: 200, reason: nil),
+        Case(name: "start as an alert", change: { liveActivityStart(&$0); setting("apns-push-type", "alert")(&$0) },
+             status: 400, reason: .invalidPushType),
+        Case(name: "start on the bundle topic", change: { liveActivityStart(&$0); setting("apns-topic", "com.example.app")(&$0) },
+             status: 400, reason: .badTopic),
+        Case(name: "start without attributes-type", change: { liveActivityStart(&$0, without: "attributes-type") },
+             status: 400, reason: .payloadEmpty),
+        Case(name: "start without attributes", change: { liveActivityStart(&$0, without: "attributes") }, status: 400, reason: .payloadEmpty),
+        Case(name: "start without content-state", change: { liveActivityStart(&$0, without: "content-state") },
+             status: 400, reason: .payloadEmpty),
+        Case(name: "start without timestamp", change: { liveActivityStart(&$0, without: "timestamp") }, status: 400, reason: .payloadEmpty),
+        Case(name: "start without alert", change: { liveActivityStart(&$0, without: "alert") }, status: 400, reason: .payloadEmpty),
     ]
+
+    /// A push-to-start to a Live Activity token with every member a start needs but `without`.
+    static func liveActivityStart(_ request: inout FakeHTTP2Request, without: String? = nil) {
+        setting("apns-push-type", "liveactivity")(&request)
+        setting("apns-topic", "com.example.app.push-type.liveactivity")(&request)
+        var aps = JSONObject([
+            ("timestamp", 1_764_669_600), ("event", "start"), ("content-state", ["status": "working"]),
+            ("attributes-type", "PushgateActivityAttributes"), ("attributes", ["sessionId": "s1"]), ("alert", ["title": "Build"]),
+        ])
+        if let without { aps[without] = nil }
+        request.body = JSONValue.object(JSONObject([("aps", .object(aps))])).serializedBytes()
+    }
 
     /// A silent push: push type `background`, `aps` with only `content-available` (priority left at 10).
     static let background: @Sendable (inout FakeHTTP2Request) -> Void = { request in

@@ -24,14 +24,16 @@ public enum APNsPayload {
         return bounded(JSONValue.object(root).serializedBytes())
     }
 
-    /// `{"aps":{"timestamp","event","content-state","dismissal-date" (end) | "stale-date" (update)}}`:
-    /// no alert and no session id; `nil` when it would exceed ``maxBytes``.
+    /// `{"aps":{"timestamp","event","content-state","dismissal-date" (end) | "stale-date" (update,
+    /// start)}}`: no alert and no session id, except that a start adds its attributes type,
+    /// attributes and alert (``LiveActivityStart/apsMembers``); `nil` when it would exceed ``maxBytes``.
     public static func liveActivity(timestamp: Int64, event: String, contentState: JSONObject,
-                                    dismissalDate: Int64?, staleDate: Int64?) -> [UInt8]? {
+                                    dismissalDate: Int64?, staleDate: Int64?, start: LiveActivityStart? = nil) -> [UInt8]? {
         var aps = JSONObject([("timestamp", .integer(timestamp)), ("event", .string(event)),
                               ("content-state", .object(contentState))])
         if event == "end", let dismissalDate { aps["dismissal-date"] = .integer(dismissalDate) }
-        if event == "update", let staleDate { aps["stale-date"] = .integer(staleDate) }
+        if event != "end", let staleDate { aps["stale-date"] = .integer(staleDate) }
+        if event == "start", let start { for (key, value) in start.apsMembers { aps[key] = value } }
         return bounded(JSONValue.object(JSONObject([("aps", .object(aps))])).serializedBytes())
     }
 

@@ -98,6 +98,10 @@ public final class P256PublicKey: Sendable {
         return true
     }
 
+    /// Whether `text` is a coordinate's encoding, canonical unpadded base64url of 32 bytes,
+    /// whatever point it makes with the other.
+    public static func isCoordinateEncoding(_ text: String) -> Bool { (try? coordinate(text, name: "")) != nil }
+
     private static func coordinate(_ text: String, name: String) throws -> [UInt8] {
         let bytes: [UInt8]
         do {

@@ -3,9 +3,9 @@ extension JSONValue {
     public static let defaultMaxDepth = 64
 
     /// Parses a complete JSON text strictly (RFC 8259): UTF-8 validated, no trailing commas,
-    /// comments, leading zeros, BOM or unpaired surrogates; duplicate keys refused; numbers
-    /// without fraction or exponent that fit in 64 bits kept exact as `.integer`, every other
-    /// number a finite `.double`.
+    /// comments, leading zeros, BOM or unpaired surrogates; duplicate keys (the same bytes)
+    /// refused; numbers without fraction or exponent that fit in 64 bits kept exact as
+    /// `.integer`, every other number a finite `.double`.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { parse(utf8: $0, maxDepth: maxDepth) }.get()
     }
@@ -64,8 +64,10 @@ private struct JSONParser {
         guard depth <= maxDepth else { throw JSONParseError(.tooDeep, at: index) }
         index += 1  // {
         var members: [(key: String, value: JSONValue)] = []
-        // Small objects are checked for duplicates by a scan; larger ones through a set.
-        var seen = Set<String>()
+        // Small objects are checked for duplicates by a scan; larger ones through a set. Keys are
+        // told apart by their bytes, as JavaScript and JSON Schema do: Swift's == would take a
+        // precomposed and a decomposed "é" for one key.
+        var seen = Set<KeyBytes>()
         var usesSet = false
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
@@ -78,10 +80,10 @@ private struct JSONParser {
             guard try peek() == UInt8(ascii: "\"") else { throw JSONParseError(.unexpectedCharacter, at: index) }
             let key = try parseString()
             if !usesSet, members.count >= 16 {
-                seen = Set(members.map(\.key))
+                seen = Set(members.map { KeyBytes(key: $0.key) })
                 usesSet = true
             }
-            let duplicate = usesSet ? !seen.insert(key).inserted : members.contains { $0.key == key }
+            let duplicate = usesSet ? !seen.insert(KeyBytes(key: key)).inserted : members.contains { $0.key.utf8.elementsEqual(key.utf8) }
             if duplicate { throw JSONParseError(.duplicateKey, at: keyOffset) }
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
@@ -319,5 +321,16 @@ private struct JSONParser {
             guard input[index + offset] == bytes[offset] else { throw JSONParseError(.unexpectedCharacter, at: index + offset) }
         }
         index += count
+    }
+}
+
+/// An object key compared and hashed by its UTF-8 bytes.
+private struct KeyBytes: Hashable {
+    let key: String
+
+    static func == (lhs: KeyBytes, rhs: KeyBytes) -> Bool { lhs.key.utf8.elementsEqual(rhs.key.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in key.utf8 { hasher.combine(byte) }
     }
 }

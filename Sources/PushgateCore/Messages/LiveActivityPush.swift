@@ -1,7 +1,9 @@
 /// The signed part of a `POST /v1/push/live-activity` request: tokens, event, content state
 /// and the optional dismissal and stale dates (seconds since the epoch).
 ///
-/// - Important: relay-protocol.md §5 — `end` requires `contentState.endedAt`. Token format,
+/// - Important: relay-protocol.md §5 — `end` requires `contentState.endedAt`; a `start`
+///   (extension) names exactly one push-to-start token, and what only a start carries (its
+///   attributes and alert, ``LiveActivityStart``) is not signed, so not here. Token format,
 ///   `env`, `priority` and the signature members are checked by the relay, not here.
 public struct LiveActivityPush: Sendable, Equatable {
     /// How many tokens one request may name.
@@ -13,12 +15,16 @@ public struct LiveActivityPush: Sendable, Equatable {
     public let dismissalDate: Int64?
     public let staleDate: Int64?
 
-    /// A push from its parts; throws when `event` is `end` without `contentState.endedAt`
-    /// or the token count is outside ``tokenCount``.
+    /// A push from its parts; throws when `event` is `end` without `contentState.endedAt`, the
+    /// token count is outside ``tokenCount``, or a `start` names more than one token.
     public init(tokens: [String], event: LiveActivityEvent, contentState: LiveActivityContentState,
                 dismissalDate: Int64? = nil, staleDate: Int64? = nil) throws(WireFieldError) {
         guard Self.tokenCount.contains(tokens.count) else {
             throw WireFieldError(field: "tokens", problem: "must hold 1 to 100 tokens")
+        }
+        // The relay counts starts per push-to-start token (docs/relay.md "Live Activity"): one each.
+        if event == .start && tokens.count != 1 {
+            throw WireFieldError(field: "tokens", problem: "must hold exactly 1 token when event is start")
         }
         if event == .end && contentState.endedAt == nil {
             throw WireFieldError(field: "contentState.endedAt", problem: "is required when event is end")
@@ -42,7 +48,7 @@ public struct LiveActivityPush: Sendable, Equatable {
             tokens.append(token)
         }
         guard let event = LiveActivityEvent(rawValue: try reader.string("event")) else {
-            throw WireFieldError(field: "event", problem: "must be update or end")
+            throw WireFieldError(field: "event", problem: "must be update, end or start")
         }
         guard let contentState = reader.object["contentState"] else {
             throw WireFieldError(field: "contentState", problem: "is required")

@@ -7,8 +7,9 @@ public enum LiveActivityStatus: String, Sendable, CaseIterable {
 
 /// What a Live Activity push does to the activity.
 ///
-/// - Important: relay-protocol.md §5 — `start` (push-to-start) is out of scope for v1 and
-///   refused like any other value.
+/// - Important: `update` and `end` are OpenChamber's; `start` (push-to-start, iOS 17.2) is a
+///   Pushgate extension that starts an activity on a device that shows none (docs/relay.md
+///   "Live Activity"). Any other value is refused.
 public enum LiveActivityEvent: String, Sendable, CaseIterable {
-    case update, end
+    case update, end, start
 }

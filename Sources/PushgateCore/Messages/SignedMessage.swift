@@ -19,6 +19,12 @@ public enum SignedMessage {
         "\(ts).\(token).ios.liveactivity"
     }
 
+    /// `register-live-activity-token` and `unregister-live-activity-token` with `kind:"start"`
+    /// (**extension**: a push-to-start token): `ts.token.ios.liveactivity.start`.
+    public static func liveActivityStartToken(ts: Int64, token: String) -> String {
+        "\(ts).\(token).ios.liveactivity.start"
+    }
+
     /// `POST /v1/push/send`: `ts.` + sorted tokens joined by `,` + `.` + title.
     public static func send(ts: Int64, tokens: [String], title: String) -> String {
         "\(ts).\(sortedTokens(tokens)).\(title)"
@@ -31,7 +37,9 @@ public enum SignedMessage {
 
     /// `POST /v1/push/live-activity`:
     /// `ts.SORTED.event.status.eventVersion.updatedAt.ENDED.DISMISSAL.STALE`, then
-    /// `.TITLE.WORKING.ITEMS` when the content state has a title, working count or items.
+    /// `.TITLE.WORKING.ITEMS` when the content state has a title, working count or items. A
+    /// `start` (extension) signs the same shape with `start` as its event; its attributes and
+    /// alert are not signed.
     public static func liveActivity(ts: Int64, push: LiveActivityPush) -> String {
         let state = push.contentState
         var parts = [

@@ -26,6 +26,13 @@ public struct RelayRequestSigner: Sendable {
                  message: SignedMessage.liveActivityToken(ts: ts, token: token), ts: ts)
     }
 
+    /// `register-live-activity-token` and `unregister-live-activity-token` of a push-to-start
+    /// token (**extension**, same body for both): `kind` `start`.
+    public func liveActivityStartToken(_ token: String, ts: Int64) throws -> [UInt8] {
+        try body([("token", .string(token)), ("platform", "ios"), ("kind", "start")],
+                 message: SignedMessage.liveActivityStartToken(ts: ts, token: token), ts: ts)
+    }
+
     /// `POST /v1/push/send`. `body`, `badge`, `collapseId`, `env`, `data` and the attention
     /// extension fields (``AlertAttention/sendFields``) are not signed.
     public func send(tokens: [String], title: String, body text: String? = nil, badge: Int64? = nil,
@@ -50,10 +57,12 @@ public struct RelayRequestSigner: Sendable {
         return try body(fields, message: SignedMessage.background(ts: ts, tokens: tokens), ts: ts)
     }
 
-    /// `POST /v1/push/live-activity`; `priority` (5 or 10) is the unsigned Pushgate extension.
-    public func liveActivity(_ push: LiveActivityPush, environment: String? = nil, priority: Int? = nil,
-                             ts: Int64) throws -> [UInt8] {
+    /// `POST /v1/push/live-activity`; `priority` (5 or 10) is the unsigned Pushgate extension, and
+    /// so is `start`, which a push whose event is `start` carries (its members are not signed).
+    public func liveActivity(_ push: LiveActivityPush, start: LiveActivityStart? = nil, environment: String? = nil,
+                             priority: Int? = nil, ts: Int64) throws -> [UInt8] {
         var fields: [(String, JSONValue)] = push.json.members.map { ($0.key, $0.value) }
+        if let start { fields += start.requestMembers }
         if let environment { fields.append(("env", .string(environment))) }
         if let priority { fields.append(("priority", .integer(Int64(priority)))) }
         return try body(fields, message: push.signedMessage(ts: ts), ts: ts)

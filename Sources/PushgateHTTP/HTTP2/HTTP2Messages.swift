@@ -5,10 +5,15 @@ public struct HTTP2Origin: Hashable, Sendable, CustomStringConvertible {
     /// A DNS name or an IP literal (IPv6 without brackets).
     public let host: String
     public let port: UInt16
+    /// The `:authority` pseudo-header: host, plus the port unless it is 443. Made once, as every
+    /// request to the origin sends it.
+    public let authority: String
 
     public init(host: String, port: UInt16 = 443) {
         self.host = host
         self.port = port
+        let name = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
+        authority = port == 443 ? name : "\(name):\(port)"
     }
 
     /// Parses `https://host[:port]` (IPv6 in brackets); a trailing `/` is allowed, any other path is not.
@@ -41,12 +46,6 @@ public struct HTTP2Origin: Hashable, Sendable, CustomStringConvertible {
             port = parsed
         }
         self.init(host: String(host), port: port)
-    }
-
-    /// The `:authority` pseudo-header: host, plus the port unless it is 443.
-    public var authority: String {
-        let name = host.contains(":") ? "[\(host)]" : host
-        return port == 443 ? name : "\(name):\(port)"
     }
 
     public var description: String { "https://\(authority)" }
@@ -135,8 +134,10 @@ package struct HeaderBlock: Sendable {
         append(":authority", request.origin.authority)
         append(":path", request.path)
         for header in request.headers {
-            let name = header.name.lowercased()
-            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte), !Self.connectionSpecific.contains(name) else {
+            // Callers already send lower-case names; only a name with an upper-case letter is copied.
+            let name = header.name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+                ? header.name.lowercased() : header.name
+            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte), !Self.isConnectionSpecific(name) else {
                 throw HTTP2ClientError(.invalidRequest, detail: "invalid header name \(name)")
             }
             guard Self.isValidValue(header.value) else {
@@ -179,7 +180,10 @@ package struct HeaderBlock: Sendable {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return true  // methods are upper case
-        default: return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): return true
+        default: return false
         }
     }
 
@@ -188,5 +192,10 @@ package struct HeaderBlock: Sendable {
     }
 
     /// RFC 9113 §8.2.2: connection-specific fields are malformed in HTTP/2.
-    private static let connectionSpecific: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host"]
+    private static func isConnectionSpecific(_ name: String) -> Bool {
+        switch name {
+        case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host": return true
+        default: return false
+        }
+    }
 }

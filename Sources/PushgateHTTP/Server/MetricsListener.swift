@@ -11,9 +11,10 @@ public final class MetricsListener: Sendable {
     /// The port it listens on (the chosen one when configured as 0).
     public var port: UInt16 { http.port }
 
-    /// Binds `address` and answers `GET /metrics` with `render()`; every other request 404.
+    /// Binds `address` and answers `GET /metrics` with `render()`; another method on it 405, any
+    /// other path 404.
     public init(address: ListenAddress, logger: Logger, render: @escaping @Sendable () async -> String) throws {
-        var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
+        var router = Router()
         router.get(Self.path) { _ in
             HTTPResponse(status: 200, headers: ["content-type": "text/plain; version=0.0.4"], body: Array(await render().utf8))
         }

@@ -1,17 +1,12 @@
 /// Maps method + path patterns (`/api/sessions/:id/view`) to handlers.
 ///
-/// A `GET` route also answers `HEAD` (the server sends no body) unless a `HEAD` route exists.
-/// - Important: relay-protocol.md §2 — an unknown path or a wrong method is a 404 with an
-///   empty body; both are the defaults here.
+/// The routes are the one table both dispatch and the `allow` header are read from: a path no
+/// route has is not found (404, empty body, by default), and a path some route has, asked with
+/// a method none of its routes has, is 405 with `allow` naming the path's methods — a
+/// deliberate deviation from the relay protocol's "unknown method → 404" (docs/relay.md,
+/// "Order of checks"). A `GET` route also answers `HEAD` (the server sends no body) unless a
+/// `HEAD` route exists, and `allow` says so.
 public struct Router: Sendable {
-    /// What a known path with a method it has no route for gets.
-    public enum MethodMismatch: Sendable {
-        /// The router's not-found response.
-        case notFound
-        /// 405 with an `allow` header naming the path's methods.
-        case methodNotAllowed
-    }
-
     /// The outcome of routing one request.
     public enum Match: Sendable {
         /// A route matched: its pattern, captured parameters and handler.
@@ -26,19 +21,15 @@ public struct Router: Sendable {
         let handler: RouteHandler
     }
 
-    /// The method of a route that answers every method (the handler tells them apart); a route
-    /// with the request's own method, added earlier, still wins.
-    public static let anyMethod = "*"
-
     /// The response for a path no route has (default: 404, empty body).
     public var notFoundResponse: HTTPResponse
-    /// How a wrong method is answered (default: as not found).
-    public var methodMismatch: MethodMismatch
     private var routes: [Route] = []
+    /// The 405 of a pattern whose answer has a body of its own (hapi's `/v1/push`), by pattern;
+    /// the router adds `allow`.
+    private var methodNotAllowedResponses: [String: HTTPResponse] = [:]
 
-    public init(notFoundResponse: HTTPResponse = HTTPResponse(status: 404), methodMismatch: MethodMismatch = .notFound) {
+    public init(notFoundResponse: HTTPResponse = HTTPResponse(status: 404)) {
         self.notFoundResponse = notFoundResponse
-        self.methodMismatch = methodMismatch
     }
 
     /// Adds a route; earlier routes win when several match. A malformed pattern is a programming error.
@@ -63,19 +54,27 @@ public struct Router: Sendable {
     /// Adds a `DELETE` route.
     public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { add("DELETE", pattern, handler) }
 
+    /// Answers a method `pattern`'s routes do not take with `response` (its status should be 405)
+    /// instead of an empty 405; `allow` is still added from the routes.
+    public mutating func answerMethodNotAllowed(on pattern: String, with response: HTTPResponse) {
+        methodNotAllowedResponses[pattern] = response
+    }
+
     /// Routes a request by method and percent-decoded path.
     public func match(method: String, path: String) -> Match {
         var headFallback: (Route, [String])?
-        var pathKnown = false
+        var knownPattern: String?
         for route in routes {
             guard let values = route.pattern.match(path) else { continue }
-            if route.method == method || route.method == Self.anyMethod { return Self.matched(route, values) }
+            if route.method == method { return Self.matched(route, values) }
             if method == "HEAD" && route.method == "GET" && headFallback == nil { headFallback = (route, values) }
-            pathKnown = true
+            knownPattern = knownPattern ?? route.pattern.text
         }
         if let (route, values) = headFallback { return Self.matched(route, values) }
-        guard pathKnown, methodMismatch == .methodNotAllowed else { return .response(notFoundResponse) }
-        return .response(HTTPResponse(status: 405, headers: ["allow": allowedMethods(path).joined(separator: ", ")]))
+        guard let knownPattern else { return .response(notFoundResponse) }
+        var response = methodNotAllowedResponses[knownPattern] ?? HTTPResponse(status: 405)
+        response.headers.set("allow", allowedMethods(path).joined(separator: ", "))
+        return .response(response)
     }
 
     private static func matched(_ route: Route, _ values: [String]) -> Match {
@@ -85,6 +84,8 @@ public struct Router: Sendable {
             handler: route.handler)
     }
 
+    /// The methods of every route whose pattern matches `path`, in the order they were added,
+    /// with `HEAD` after them when a `GET` answers it.
     private func allowedMethods(_ path: String) -> [String] {
         var methods: [String] = []
         for route in routes where route.pattern.match(path) != nil && !methods.contains(route.method) {

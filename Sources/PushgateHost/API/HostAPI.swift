@@ -4,7 +4,8 @@ import PushgateHTTP
 /// The host's HTTP API (host.md §2) on ``HTTPServer``.
 ///
 /// - Important: host.md §2 — bearer auth on `/api/*`, 400 `invalid_request` with the field,
-///   413 over 64 KiB, 404 for unknown routes; nothing a phone sends is logged.
+///   413 over 64 KiB, 404 for unknown paths; nothing a phone sends is logged. A known path asked
+///   with another method is 405 with `allow`, from the router (docs/host.md "API").
 public final class HostAPI: Sendable {
     /// The largest request body.
     public static let maxBodyBytes = 64 * 1024
@@ -52,11 +53,7 @@ public final class HostAPI: Sendable {
         }
         router.post("/api/push/visibility") { request in
             await handle(request, logger) { json in
-                let reader = try FieldReader(json, path: "")
-                guard case .bool(let visible)? = reader.object["visible"] else {
-                    throw WireFieldError(field: "visible", problem: "must be a boolean")
-                }
-                if visible { try await service.clearBadge() }
+                try await service.report(try VisibilityReport(json: json))
                 return APIResponse.ok
             }
         }

@@ -5,9 +5,10 @@ import PushgateCore
 /// - Important: host.md §5 — `nativeDelivered` is true only when at least one native send was
 ///   accepted; the hub uses it to skip its Web Push for the same event.
 public struct DispatchResult: Sendable, Equatable {
-    /// Why an event produced no push.
+    /// Why an event produced no push; `visible`: a desktop shows its session (docs/host.md,
+    /// "Desktop presence").
     public enum Suppression: String, Sendable {
-        case cooldown, child, system
+        case cooldown, child, system, visible
     }
 
     /// The event's id (``EventId``), which its pushes carry. A debounced event answers with its

@@ -17,6 +17,8 @@ struct RelayRegistrations: Sendable {
         /// An Android (FCM) alert token (`register-token`, platform `android`).
         case androidAlert = "alert.android"
         case liveActivity = "liveactivity"
+        /// A push-to-start token (`register-live-activity-token`, kind `start`).
+        case liveActivityStart = "liveactivity.start"
 
         /// How log lines name such a token.
         var noun: String {
@@ -24,6 +26,7 @@ struct RelayRegistrations: Sendable {
             case .alert: "token"
             case .androidAlert: "Android token"
             case .liveActivity: "Live Activity token"
+            case .liveActivityStart: "push-to-start token"
             }
         }
     }
@@ -77,6 +80,7 @@ struct RelayRegistrations: Sendable {
             case .alert: try await client.registerToken(token)
             case .androidAlert: try await client.registerToken(token, platform: AlertToken.Platform.android.rawValue)
             case .liveActivity: try await client.registerLiveActivityToken(token)
+            case .liveActivityStart: try await client.registerLiveActivityStartToken(token)
             }
             guard reply.isSuccess else {
                 if reply.status == 429 && reply.errorCode == "binding_limit" {
@@ -109,6 +113,7 @@ struct RelayRegistrations: Sendable {
             case .alert: try await client.unregisterToken(token)
             case .androidAlert: try await client.unregisterToken(token, platform: AlertToken.Platform.android.rawValue)
             case .liveActivity: try await client.unregisterLiveActivityToken(token)
+            case .liveActivityStart: try await client.unregisterLiveActivityStartToken(token)
             }
             if !reply.isSuccess {
                 logger.warning("relay refused a \(kind.noun) unregistration",

@@ -58,13 +58,12 @@ struct LiveActivityContent: Sendable, Equatable {
         let state = try LiveActivityContentState(
             status: lead.status, eventVersion: eventVersion, updatedAt: updatedAt,
             endedAt: event == .end ? lead.endedAt ?? updatedAt : nil, title: lead.title, workingCount: Int64(working), items: rows)
-        switch event {
-        case .end:
+        // A change is an update or an end; starts are made by ``LiveActivityStarter``.
+        if event == .end {
             let linger = lead.status == .error ? Self.errorDismissalSeconds : Self.completeDismissalSeconds
             return try LiveActivityPush(tokens: tokens, event: .end, contentState: state, dismissalDate: nowWholeSeconds + linger)
-        case .update:
-            return try LiveActivityPush(tokens: tokens, event: .update, contentState: state,
-                                        staleDate: Int64(updatedAt.rounded(.down)) + Self.staleSeconds)
         }
+        return try LiveActivityPush(tokens: tokens, event: .update, contentState: state,
+                                    staleDate: Int64(updatedAt.rounded(.down)) + Self.staleSeconds)
     }
 }

@@ -19,6 +19,9 @@ public final class LiveActivityEngine: Sendable {
     public static let tokenLifetimeMs: Int64 = 24 * 60 * 60 * 1_000
     /// How often expired tokens are looked for.
     public static let expirySweepMs: Int64 = 60_000
+    /// A push-to-start token not registered again for this long expires: the app hands it over at
+    /// every launch, and a device unused for a month should not cost a relay binding.
+    public static let startTokenLifetimeMs: Int64 = 30 * 24 * 60 * 60 * 1_000
     /// The event-version id of an activity as a whole (refresh ticks).
     public static let aggregateVersionId = "live"
     /// The most requests in flight at once.
@@ -31,6 +34,9 @@ public final class LiveActivityEngine: Sendable {
     private let outbox: HostOutbox?
     private let scheduler: any Scheduler
     private let logger: Logger
+    private let starter: LiveActivityStarter
+    /// Priority-10 pushes per activity within the hour.
+    private let budget: LiveActivityPriorityBudget
     /// Changes, ticks and sweeps, one at a time in the order they came.
     private let lane: OrderedJobs
     private let states = Mutex<[String: SessionState]>([:])
@@ -41,8 +47,10 @@ public final class LiveActivityEngine: Sendable {
     /// `transport` is nil when iOS push is off or no relay is configured: registrations are
     /// kept, nothing is sent, no tick is scheduled.
     public init(store: LiveActivityStore, transport: (any LiveActivityTransport)?, outbox: HostOutbox? = nil, scheduler: any Scheduler,
-                refreshIntervalMs: Int64, logger: Logger) {
+                refreshIntervalMs: Int64, policy: LiveActivityPolicy = LiveActivityPolicy(), logger: Logger) {
         self.store = store
+        starter = LiveActivityStarter(attributesType: policy.attributesType, cooldownMs: policy.startCooldownMs)
+        budget = LiveActivityPriorityBudget(perHour: policy.highPriorityPerHour)
         lane = OrderedJobs(executor: store.database.executor)
         self.transport = transport
         self.outbox = outbox
@@ -91,41 +99,78 @@ public final class LiveActivityEngine: Sendable {
                                                  maxPerClient: Self.maxTokensPerClient, nowMs: nowMs)
         }
         guard case .stored(let replaced, let evicted) = outcome, let transport else { return outcome }
-        await transport.bind(registration.token)
-        for token in [replaced].compactMap({ $0 }) + evicted { await transport.unbind(token) }
+        await transport.bind(registration.token, kind: .activity)
+        for token in [replaced].compactMap({ $0 }) + evicted { await transport.unbind(token, kind: .activity) }
         return outcome
     }
 
     /// Removes a token (only for the client that registered it) and unregisters it on the relay.
     public func remove(_ removal: LiveActivityRemoval) async throws -> LiveActivityStore.RemovalOutcome {
-        let outcome = try await lane.run {
-            switch removal {
-            case .token(let token, let client): try await self.store.remove(token: token, client: client)
-            case .activity(let activityId, let client): try await self.store.remove(activityId: activityId, client: client)
-            }
+        let outcome: LiveActivityStore.RemovalOutcome
+        switch removal {
+        case .token(let token, let client): outcome = try await lane.run { try await self.store.remove(token: token, client: client) }
+        case .activity(let activityId, let client):
+            outcome = try await lane.run { try await self.store.remove(activityId: activityId, client: client) }
+        case .startToken(let token, let client): return try await removeStart(token: token, client: client)
         }
-        if case .removed(let token) = outcome { await transport?.unbind(token) }
+        if case .removed(let token) = outcome { await transport?.unbind(token, kind: .activity) }
         return outcome
     }
 
-    /// Re-registers every token on the relay (after an identity rotation or a relay switch).
+    /// Stores or refreshes a device's push-to-start token and registers it on the relay; the
+    /// device's previous token is unregistered. The store changes in the series of jobs, as a
+    /// start reads it: a start under way finishes with the old token before it is unbound, and
+    /// never binds it again afterwards.
+    public func registerStart(_ registration: LiveActivityStartRegistration) async throws -> LiveActivityStore.StartRegistrationOutcome {
+        let outcome = try await lane.run {
+            try await self.store.registerStart(registration, nowMs: self.scheduler.clock.nowMilliseconds)
+        }
+        guard case .stored(let replaced) = outcome, let transport else { return outcome }
+        await transport.bind(registration.token, kind: .start)
+        if let replaced { await transport.unbind(replaced, kind: .start) }
+        return outcome
+    }
+
+    /// Removes a push-to-start token (only for the client that registered it) and unregisters
+    /// it, after any start under way (as ``registerStart(_:)``).
+    public func removeStart(token: String, client: String) async throws -> LiveActivityStore.RemovalOutcome {
+        let outcome = try await lane.run { try await self.store.removeStart(token: token, client: client) }
+        if case .removed(let token) = outcome { await transport?.unbind(token, kind: .start) }
+        return outcome
+    }
+
+    /// Re-registers every token on the relay, push-to-start tokens included (after an identity
+    /// rotation or a relay switch).
     public func reregisterAll() async throws -> (registered: Int, total: Int) {
         let tokens = try await store.all().map(\.token)
-        guard let transport else { return (0, tokens.count) }
-        return (await transport.prepare(tokens).count, tokens.count)
+        let startTokens = try await store.startTokens().map(\.token)
+        guard let transport else { return (0, tokens.count + startTokens.count) }
+        return (await transport.prepare(tokens, kind: .activity).count + transport.prepare(startTokens, kind: .start).count,
+                tokens.count + startTokens.count)
     }
+
+    /// `/api/status`'s `liveActivityPriority`: the priority budget's counts of the last hour.
+    public func priorityStatus() -> JSONValue { budget.status(nowMs: scheduler.clock.nowMilliseconds) }
 
     // MARK: Hub-facing
 
     /// Records a session's state; `idle`/`error` of a top-level session settles its row on every
-    /// token that shows it and pushes at once (`end` when no row is still working).
+    /// token that shows it and pushes at once (`end` when no row is still working). A top-level
+    /// session that turns busy (unknown or settled before) starts an activity on every device
+    /// that has a push-to-start token and shows none.
     ///
     /// - Important: host.md §6 — independent of notification settings and visibility.
     public func updateSession(_ update: SessionStateUpdate) async throws -> LiveActivityDelivery {
-        states.withLock { states in
+        let previous = states.withLock { states in
+            let known = states[update.sessionId]
             var state = update.state
-            if let known = states[update.sessionId] { state.firstSeenMs = known.firstSeenMs }
+            if let known { state.firstSeenMs = known.firstSeenMs }
             states[update.sessionId] = state
+            return known
+        }
+        let turnedBusy = update.state.status == .busy && previous.map { $0.status.settledRowStatus != nil } ?? true
+        if update.state.isTopLevel, turnedBusy, transport != nil {
+            return try await lane.run { try await self.startActivities(sessionId: update.sessionId, title: update.state.title) }
         }
         guard update.state.isTopLevel, let settled = update.state.status.settledRowStatus else { return LiveActivityDelivery() }
         return try await lane.run {
@@ -228,10 +273,57 @@ public final class LiveActivityEngine: Sendable {
         states.withLock { states in
             states = states.filter { $0.value.status.settledRowStatus == nil || nowMs - $0.value.updatedAtMs < Self.tokenLifetimeMs }
         }
+        budget.purge(nowMs: nowMs)
         let expired = try await store.expire(notSeenSince: nowMs - Self.tokenLifetimeMs)
-        guard !expired.isEmpty else { return }
-        logger.info("Live Activity tokens expired after a day without a registration", ["tokens": "\(expired.count)"])
-        for token in expired { await transport?.unbind(token) }
+        if !expired.isEmpty {
+            logger.info("Live Activity tokens expired after a day without a registration", ["tokens": "\(expired.count)"])
+            for token in expired { await transport?.unbind(token, kind: .activity) }
+        }
+        let expiredStarts = try await store.expireStart(notSeenSince: nowMs - Self.startTokenLifetimeMs)
+        guard !expiredStarts.isEmpty else { return }
+        logger.info("push-to-start tokens expired after 30 days without a registration", ["tokens": "\(expiredStarts.count)"])
+        for token in expiredStarts { await transport?.unbind(token, kind: .start) }
+    }
+
+    // MARK: Starting
+
+    /// Starts an activity showing `sessionId` on every device whose push-to-start token is due
+    /// (``LiveActivityStarter/due(_:showing:nowMs:)``). An accepted start dates the device's
+    /// cooldown; a dead token is removed; a failed start is not queued (the session's next turn
+    /// to busy tries again).
+    private func startActivities(sessionId: String, title: String?) async throws -> LiveActivityDelivery {
+        guard let transport else { return LiveActivityDelivery() }
+        let nowMs = scheduler.clock.nowMilliseconds
+        let showing = Set(try await store.all().compactMap(\.client))
+        let due = starter.due(try await store.startTokens(), showing: showing, nowMs: nowMs)
+        guard !due.isEmpty else { return LiveActivityDelivery() }
+        let version = try await store.nextEventVersion(ids: [sessionId, Self.aggregateVersionId], provided: nil, nowMs: nowMs)
+        let starter = starter
+        let outcomes = await forEachConcurrently(due, limit: Self.requestConcurrency) { token -> (LiveActivityStartToken, TokenOutcome) in
+            guard let built = try? starter.start(token: token.token, sessionId: sessionId, title: title,
+                                                 eventVersion: version, nowMs: nowMs) else { return (token, .failed(.never)) }
+            return (token, await transport.start(built.push, start: built.start, environment: token.environment))
+        }
+        var delivery = LiveActivityDelivery(requests: outcomes.count)
+        var dead: [String] = []
+        for (token, outcome) in outcomes {
+            switch outcome {
+            case .accepted:
+                delivery.accepted += 1
+                try await store.markStarted(client: token.client, nowMs: nowMs)
+            case .dropped:
+                delivery.dropped += 1
+                dead.append(token.token)
+            case .failed:
+                delivery.failed += 1
+            }
+        }
+        try await store.removeStart(tokens: dead)
+        await transport.forget(dead, kind: .start)
+        logger.info("Live Activity starts sent", ["transport": transport.name, "requests": "\(delivery.requests)",
+                                                  "accepted": "\(delivery.accepted)", "failed": "\(delivery.failed)",
+                                                  "dropped": "\(delivery.dropped)", "eventVersion": "\(version)"])
+        return delivery
     }
 
     // MARK: Pushing
@@ -245,6 +337,8 @@ public final class LiveActivityEngine: Sendable {
         let push: LiveActivityPush
         let environment: String
         let content: LiveActivityContent
+        /// The content's priority after the budget (``LiveActivityPriorityBudget``).
+        let priority: Int
     }
 
     /// Applies `rows` to every token that shows something and pushes those that changed.
@@ -266,27 +360,28 @@ public final class LiveActivityEngine: Sendable {
     private func push(_ changes: [Change], versionIds: [String], provided: Int64?, nowMs: Int64) async throws -> LiveActivityDelivery {
         guard let transport, !changes.isEmpty else { return LiveActivityDelivery() }
         let version = try await store.nextEventVersion(ids: versionIds, provided: provided, nowMs: nowMs)
-        let ready = await transport.prepare(changes.map(\.record.token))
+        let ready = await transport.prepare(changes.map(\.record.token), kind: .activity)
         var delivery = LiveActivityDelivery(failed: changes.filter { !ready.contains($0.record.token) }.count)
-        var groups: [String: [Change]] = [:]
+        var groups: [String: [(change: Change, priority: Int)]] = [:]
         var order: [String] = []
         for change in changes where ready.contains(change.record.token) {
-            let key = change.record.environment + "\u{0}" + change.content.groupKey
+            let priority = budget.priority(of: change.content, activity: Self.budgetKey(change.record), nowMs: nowMs)
+            let key = change.record.environment + "\u{0}" + change.content.groupKey + "\u{0}\(priority)"
             if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(change)
+            groups[key, default: []].append((change, priority))
         }
         var batches: [Batch] = []
         for key in order {
             let members = groups[key] ?? []
             for start in stride(from: 0, to: members.count, by: LiveActivityPush.tokenCount.upperBound) {
-                let tokens = members[start..<min(start + LiveActivityPush.tokenCount.upperBound, members.count)].map(\.record.token)
-                let content = members[start].content
-                batches.append(Batch(push: try content.push(tokens: tokens, eventVersion: version, nowMs: nowMs),
-                                     environment: members[start].record.environment, content: content))
+                let tokens = members[start..<min(start + LiveActivityPush.tokenCount.upperBound, members.count)].map(\.change.record.token)
+                let (first, priority) = members[start]
+                batches.append(Batch(push: try first.content.push(tokens: tokens, eventVersion: version, nowMs: nowMs),
+                                     environment: first.record.environment, content: first.content, priority: priority))
             }
         }
         let results = await forEachConcurrently(batches, limit: Self.requestConcurrency) { batch in
-            (batch, await transport.deliver(batch.push, environment: batch.environment, priority: batch.content.priority))
+            (batch, await transport.deliver(batch.push, environment: batch.environment, priority: batch.priority))
         }
         var kept: [(token: String, rows: [LiveActivityItem])] = []
         var removed: [String] = []
@@ -327,11 +422,17 @@ public final class LiveActivityEngine: Sendable {
         try await store.remove(tokens: removed)
         // A queued end still needs its relay binding; the outbox forgets it once the end is over.
         let queuedEnds = Set(owedEnds.map(\.token))
-        await transport.forget(removed.filter { !queuedEnds.contains($0) })
+        await transport.forget(removed.filter { !queuedEnds.contains($0) }, kind: .activity)
         logger.info("Live Activity pushes sent", ["transport": transport.name, "requests": "\(delivery.requests)",
                                                   "accepted": "\(delivery.accepted)", "failed": "\(delivery.failed)",
                                                   "dropped": "\(delivery.dropped)", "eventVersion": "\(version)"])
         return delivery
+    }
+
+    /// The activity a token's priority-10 pushes are counted for: its activity id, or for a token
+    /// without one (an import) the token's redacted form, which `/api/status` may show.
+    private static func budgetKey(_ record: LiveActivityRecord) -> String {
+        record.activityId ?? "token:" + Redact.token(record.token)
     }
 
     /// The row a token shows when the phone sent none: its session, as the hub last described it.

@@ -57,12 +57,19 @@ public struct LiveActivityRegistration: Sendable, Equatable {
     }
 }
 
-/// The body of `DELETE /api/push/live-activity-token`: `{token}` or `{activityId}`, with the `client`.
+/// The body of `DELETE /api/push/live-activity-token`: `{token}` or `{activityId}`, with the
+/// `client`; or `{kind:"start", token, client}` for a push-to-start token.
 public enum LiveActivityRemoval: Sendable, Equatable {
     case token(String, client: String?)
     case activity(String, client: String?)
+    case startToken(String, client: String)
 
     public init(json: JSONValue) throws(WireFieldError) {
+        if LiveActivityStartRegistration.isStart(json) {
+            let (reader, client) = try LiveActivityStartRegistration.read(json, members: [])
+            self = .startToken(try TokenRequest.deviceToken(reader), client: client)
+            return
+        }
         let reader = try FieldReader(json, path: "")
         try reader.requireOnly(["token", "activityId", "client"])
         let client = try LiveActivityRegistration.client(reader)

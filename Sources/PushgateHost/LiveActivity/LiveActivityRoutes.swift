@@ -2,7 +2,8 @@ import PushgateCore
 import PushgateHTTP
 
 extension HostAPI {
-    /// `POST`/`DELETE /api/push/live-activity-token` and `PUT /api/sessions/:id/state`.
+    /// `POST`/`DELETE /api/push/live-activity-token` (an activity's token, or with `kind:"start"`
+    /// a push-to-start token) and `PUT /api/sessions/:id/state`.
     ///
     /// - Important: host.md §2 and §6 — only the client that registered a token may replace or
     ///   delete it (403 `{"error":"forbidden"}`); deleting an unknown token answers 200.
@@ -10,7 +11,13 @@ extension HostAPI {
         let forbidden = APIResponse.json(403, .object(JSONObject([("error", "forbidden")])))
         router.post("/api/push/live-activity-token") { request in
             await handle(request, logger) { json in
-                switch try await engine.register(try LiveActivityRegistration(json: json)) {
+                if LiveActivityStartRegistration.isStart(json) {
+                    return switch try await engine.registerStart(try LiveActivityStartRegistration(json: json)) {
+                    case .stored: APIResponse.ok
+                    case .forbidden: forbidden
+                    }
+                }
+                return switch try await engine.register(try LiveActivityRegistration(json: json)) {
                 case .stored: APIResponse.ok
                 case .forbidden: forbidden
                 }

@@ -52,7 +52,7 @@ public actor LiveActivityStore {
     public init(path: String) throws { self.init(database: try HostDatabase(path: path)) }
 
     /// The database's connection (this actor runs on its queue).
-    private var connection: SQLiteConnection { database.connection() }
+    var connection: SQLiteConnection { database.connection() }
 
     // MARK: Reading
 

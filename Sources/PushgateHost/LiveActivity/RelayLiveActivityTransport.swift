@@ -3,15 +3,17 @@ import PushgateProviders
 
 /// Delivers Live Activity pushes through the signed relay (`/v1/push/live-activity`),
 /// registering each token on the relay (`register-live-activity-token`) before its first push
-/// and repairing lost bindings (``RelayRegistrations``, kind `liveactivity`).
+/// and repairing lost bindings (``RelayRegistrations``, kind `liveactivity`, and `start` for
+/// push-to-start tokens).
 ///
 /// - Important: docs/relay.md "Live Activity"; docs/host.md "Lost and aging bindings" — registrations are cached by
-///   (relay URL, token, kind `liveactivity`) and run at most 16 at a time; a replaced, evicted
-///   or expired token is unregistered with a signed request.
+///   (relay URL, token, kind) and run at most 16 at a time; a replaced, evicted or expired token
+///   is unregistered with a signed request.
 public struct RelayLiveActivityTransport: LiveActivityTransport {
     public var name: String { "relay" }
     private let client: SignedRelayClient
     private let registrations: RelayRegistrations
+    private let startRegistrations: RelayRegistrations
     private let logger: Logger
 
     /// `clock` dates the cached registrations' refresh and the repair holds.
@@ -19,18 +21,21 @@ public struct RelayLiveActivityTransport: LiveActivityTransport {
         self.client = client
         self.logger = logger.named("live-activity-relay")
         registrations = RelayRegistrations(kind: .liveActivity, client: client, store: store, clock: clock, logger: self.logger)
+        startRegistrations = RelayRegistrations(kind: .liveActivityStart, client: client, store: store, clock: clock, logger: self.logger)
     }
 
-    public func prepare(_ tokens: [String]) async -> Set<String> { await registrations.prepare(tokens) }
-
-    public func bind(_ token: String) async { _ = await registrations.register(token) }
-
-    public func unbind(_ token: String) async {
-        await forget([token])
-        await registrations.unregister(token)
+    public func prepare(_ tokens: [String], kind: LiveActivityTokenKind) async -> Set<String> {
+        await registrations(kind).prepare(tokens)
     }
 
-    public func forget(_ tokens: [String]) async { await registrations.forget(tokens) }
+    public func bind(_ token: String, kind: LiveActivityTokenKind) async { _ = await registrations(kind).register(token) }
+
+    public func unbind(_ token: String, kind: LiveActivityTokenKind) async {
+        await forget([token], kind: kind)
+        await registrations(kind).unregister(token)
+    }
+
+    public func forget(_ tokens: [String], kind: LiveActivityTokenKind) async { await registrations(kind).forget(tokens) }
 
     public func deliver(_ push: LiveActivityPush, environment: String, priority: Int) async -> [String: TokenOutcome] {
         await registrations.deliver(push.tokens) { tokens in
@@ -42,13 +47,31 @@ public struct RelayLiveActivityTransport: LiveActivityTransport {
         }
     }
 
+    public func start(_ push: LiveActivityPush, start: LiveActivityStart, environment: String) async -> TokenOutcome {
+        guard await !prepare(push.tokens, kind: .start).isEmpty else { return .failed(.later) }
+        // A start names one token: a repair sends the same push again.
+        let outcomes = await startRegistrations.deliver(push.tokens) { _ in
+            await send(push, start: start, environment: environment, priority: LiveActivityContent.urgentPriority)
+        }
+        return outcomes.values.first ?? .failed(.later)
+    }
+
+    private func registrations(_ kind: LiveActivityTokenKind) -> RelayRegistrations {
+        switch kind {
+        case .activity: registrations
+        case .start: startRegistrations
+        }
+    }
+
     /// One signed Live Activity request; nil when it did not reach the relay.
-    private func send(_ push: LiveActivityPush, environment: String, priority: Int) async -> RelayReply? {
+    private func send(_ push: LiveActivityPush, start: LiveActivityStart? = nil, environment: String,
+                      priority: Int) async -> RelayReply? {
         do {
-            let reply = try await client.liveActivity(push, environment: environment, priority: priority)
+            let reply = try await client.liveActivity(push, start: start, environment: environment, priority: priority)
             if !reply.isSuccess {
-                logger.warning("relay refused a Live Activity push; its tokens are tried again on the next change or tick",
-                               ["tokens": "\(push.tokens.count)", "status": "\(reply.status)", "error": reply.errorCode ?? ""])
+                logger.warning("relay refused a Live Activity push; its tokens are tried again on a later change",
+                               ["event": push.event.rawValue, "tokens": "\(push.tokens.count)", "status": "\(reply.status)",
+                                "error": reply.errorCode ?? ""])
             }
             return reply
         } catch {

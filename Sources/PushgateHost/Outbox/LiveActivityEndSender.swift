@@ -41,7 +41,7 @@ struct LiveActivityEndSender: OutboxSender {
                 outcomes.merge(request.outcomes([:]).mapValues { _ in .failed(.never) }) { $1 }
             }
         }
-        let ready = await transport.prepare(Array(Set(requests.flatMap(\.push.tokens))))
+        let ready = await transport.prepare(Array(Set(requests.flatMap(\.push.tokens))), kind: .activity)
         for item in requests {
             let tokens = item.push.tokens.filter(ready.contains)
             var delivered: [String: TokenOutcome] = [:]
@@ -51,7 +51,7 @@ struct LiveActivityEndSender: OutboxSender {
                 delivered = await transport.deliver(push, environment: item.environment, priority: item.priority)
             }
             // The activity is over: its registration is no longer cached (the relay unbinds it after an end).
-            await transport.forget(delivered.filter { $0.value == .accepted || $0.value == .dropped }.map(\.key))
+            await transport.forget(delivered.filter { $0.value == .accepted || $0.value == .dropped }.map(\.key), kind: .activity)
             outcomes.merge(item.request.outcomes(delivered)) { $1 }
         }
         return outcomes

@@ -48,6 +48,11 @@ public struct HostSettings: Sendable {
     public let apnsTTLSeconds: Int
     /// Milliseconds between Live Activity refresh ticks; 0 disables the tick.
     public let liveActivityRefreshIntervalMs: Int64
+    /// Push-to-start and the priority budget (`PUSHGATE_LIVE_ACTIVITY_START_COOLDOWN_SECONDS`,
+    /// `PUSHGATE_LIVE_ACTIVITY_ATTRIBUTES_TYPE`, `PUSHGATE_LIVE_ACTIVITY_HIGH_PRIORITY_PER_HOUR`).
+    public let liveActivity: LiveActivityPolicy
+    /// `PUSHGATE_DESKTOP_VISIBLE_TTL_SECONDS`: how long a desktop's report that it shows a session holds.
+    public let desktopVisibleTTLSeconds: Int
     /// How long and how many pushes the outbox keeps (`PUSHGATE_OUTBOX_DEADLINE_SECONDS`,
     /// `PUSHGATE_OUTBOX_MAX`).
     public let outbox: OutboxPolicy
@@ -191,6 +196,9 @@ public struct HostSettings: Sendable {
             }
             metricsListen = address
         }
+        let liveActivity = try Self.liveActivityPolicy(value)
+        let desktopVisibleTTLSeconds = try wholeNumber(value(.desktopVisibleTTL), .desktopVisibleTTL, in: 1...maxDesktopVisibleTTLSeconds,
+                                                       default: DesktopPresence.defaultTTLSeconds)
         let timeSensitive = try Self.onOff(value(.timeSensitive), .timeSensitive, default: true)
         let dismissText = value(.dismissMode)?.lowercased() ?? DismissMode.banner.rawValue
         guard let dismissMode = DismissMode(rawValue: dismissText) else {
@@ -205,8 +213,32 @@ public struct HostSettings: Sendable {
                             relayURL: relayURL, iosPushMode: mode, directAPNs: directAPNs, androidAlertPushMode: androidAlertMode,
                             directFCMAlerts: directFCMAlerts, hapi: hapi,
                             diagnostics: diagnostics, warnings: warnings, logLevel: level, apnsTTLSeconds: apnsTTLSeconds,
-                            liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)), outbox: outbox,
+                            liveActivityRefreshIntervalMs: refreshInterval(value(.liveActivityRefreshInterval)),
+                            liveActivity: liveActivity, desktopVisibleTTLSeconds: desktopVisibleTTLSeconds, outbox: outbox,
                             metricsListen: metricsListen, timeSensitive: timeSensitive, dismissMode: dismissMode)
+    }
+
+    /// The longest `PUSHGATE_LIVE_ACTIVITY_START_COOLDOWN_SECONDS`: a day.
+    static let maxStartCooldownSeconds = 86_400
+    /// The largest `PUSHGATE_LIVE_ACTIVITY_HIGH_PRIORITY_PER_HOUR`.
+    static let maxHighPriorityPerHour = 3_600
+    /// The longest `PUSHGATE_DESKTOP_VISIBLE_TTL_SECONDS`: an hour.
+    static let maxDesktopVisibleTTLSeconds = 3_600
+
+    /// The Live Activity policy's settings: the cooldown (0–86 400 s), the attributes type (a
+    /// Swift type name, as the relay requires it) and the priority budget (0–3 600 an hour).
+    static func liveActivityPolicy(_ value: (SettingName) -> String?) throws -> LiveActivityPolicy {
+        let attributesType = value(.liveActivityAttributesType) ?? LiveActivityPolicy.defaultAttributesType
+        guard (try? LiveActivityStart(attributesType: attributesType, attributes: JSONObject(), alertTitle: "t")) != nil else {
+            throw HostSettingsError("PUSHGATE_LIVE_ACTIVITY_ATTRIBUTES_TYPE must be a Swift type name: a letter or _, then letters, "
+                                    + "digits and _, at most 128")
+        }
+        return LiveActivityPolicy(
+            startCooldownSeconds: try wholeNumber(value(.liveActivityStartCooldown), .liveActivityStartCooldown,
+                                                  in: 0...maxStartCooldownSeconds, default: LiveActivityPolicy.defaultStartCooldownSeconds),
+            attributesType: attributesType,
+            highPriorityPerHour: try wholeNumber(value(.liveActivityHighPriorityPerHour), .liveActivityHighPriorityPerHour,
+                                                 in: 0...maxHighPriorityPerHour, default: LiveActivityPolicy.defaultHighPriorityPerHour))
     }
 
     /// The longest `PUSHGATE_OUTBOX_DEADLINE_SECONDS`: a week (a push older than that is news no more).

@@ -88,6 +88,14 @@ public struct SettingName: Sendable, Hashable {
         SettingName("PUSHGATE_LOG_LEVEL", "logLevel", "info", "debug, info, warning or error"),
         SettingName("PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS", "liveActivityRefreshIntervalMs", "30000",
                     "Live Activity refresh tick; 0 turns it off"),
+        SettingName("PUSHGATE_LIVE_ACTIVITY_START_COOLDOWN_SECONDS", "liveActivityStartCooldownSeconds", "600",
+                    "the least time between two starts of a Live Activity by push on one device (0-86400)"),
+        SettingName("PUSHGATE_LIVE_ACTIVITY_ATTRIBUTES_TYPE", "liveActivityAttributesType", "PushgateActivityAttributes",
+                    "aps.attributes-type of a start: the app's ActivityAttributes type"),
+        SettingName("PUSHGATE_LIVE_ACTIVITY_HIGH_PRIORITY_PER_HOUR", "liveActivityHighPriorityPerHour", "12",
+                    "priority-10 Live Activity pushes per activity per rolling hour before updates go at 5 (0-3600)"),
+        SettingName("PUSHGATE_DESKTOP_VISIBLE_TTL_SECONDS", "desktopVisibleTtlSeconds", "60",
+                    "how long a desktop's report that it shows a session holds back its active and passive alerts (1-3600)"),
         SettingName("PUSHGATE_OUTBOX_DEADLINE_SECONDS", "outboxDeadlineSeconds", "3600",
                     "how long a push not yet accepted is tried again (0-604800)"),
         SettingName("PUSHGATE_OUTBOX_MAX", "outboxMax", "100000", "the most pushes the outbox holds (1-10000000)"),
@@ -132,6 +140,10 @@ public struct SettingName: Sendable, Hashable {
     public static let apnsTTL = named("PUSHGATE_APNS_TTL_SECONDS")
     public static let logLevel = named("PUSHGATE_LOG_LEVEL")
     public static let liveActivityRefreshInterval = named("PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS")
+    public static let liveActivityStartCooldown = named("PUSHGATE_LIVE_ACTIVITY_START_COOLDOWN_SECONDS")
+    public static let liveActivityAttributesType = named("PUSHGATE_LIVE_ACTIVITY_ATTRIBUTES_TYPE")
+    public static let liveActivityHighPriorityPerHour = named("PUSHGATE_LIVE_ACTIVITY_HIGH_PRIORITY_PER_HOUR")
+    public static let desktopVisibleTTL = named("PUSHGATE_DESKTOP_VISIBLE_TTL_SECONDS")
     public static let outboxDeadline = named("PUSHGATE_OUTBOX_DEADLINE_SECONDS")
     public static let outboxMax = named("PUSHGATE_OUTBOX_MAX")
     public static let metricsListen = named("PUSHGATE_METRICS_LISTEN")

@@ -68,5 +68,12 @@ enum HostMigrations {
                 resolved_at INTEGER, resolved_by TEXT) WITHOUT ROWID;
             CREATE INDEX pushed_prompts_session ON pushed_prompts (session_id);
             """),
+        // docs/live-activities.md "Starting by push": one push-to-start token per device (client),
+        // and when a start to it was last accepted, so the cooldown survives a restart.
+        Migration(version: 8, sql: """
+            CREATE TABLE live_activity_start_tokens (
+                client TEXT PRIMARY KEY, token TEXT NOT NULL UNIQUE, environment TEXT NOT NULL,
+                created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL, last_started_at INTEGER) WITHOUT ROWID;
+            """),
     ]
 }

@@ -94,9 +94,12 @@ public struct FCMMessage: Sendable, Equatable {
     }
 
     /// `data` keys FCM refuses (400 `INVALID_ARGUMENT`): `from`, `message_type`, `collapse_key`,
-    /// and any starting with `google.` or `gcm.`.
+    /// and any starting with `google.` or `gcm.`, told by their bytes as FCM does (Swift's
+    /// hasPrefix compares whole characters, and `google.` then a combining mark is none of them).
     public static func isReservedDataKey(_ key: String) -> Bool {
-        ["from", "message_type", "collapse_key"].contains(key) || key.hasPrefix("google.") || key.hasPrefix("gcm.")
+        let bytes = key.utf8
+        return ["from", "message_type", "collapse_key"].contains { bytes.elementsEqual($0.utf8) }
+            || bytes.starts(with: "google.".utf8) || bytes.starts(with: "gcm.".utf8)
     }
 
     /// The longest `android.ttl` FCM accepts: 28 days (a longer one is refused with 400).

@@ -55,6 +55,15 @@ public final class SignedRelayClient: Sendable {
         try await post("unregister-live-activity-token", signer.liveActivityToken(token, ts: clock.nowMilliseconds))
     }
 
+    /// Binds a push-to-start token (**extension**: `kind` `start`).
+    public func registerLiveActivityStartToken(_ token: String) async throws -> RelayReply {
+        try await post("register-live-activity-token", signer.liveActivityStartToken(token, ts: clock.nowMilliseconds))
+    }
+
+    public func unregisterLiveActivityStartToken(_ token: String) async throws -> RelayReply {
+        try await post("unregister-live-activity-token", signer.liveActivityStartToken(token, ts: clock.nowMilliseconds))
+    }
+
     public func send(tokens: [String], title: String, body: String? = nil, badge: Int64? = nil,
                      collapseId: String? = nil, environment: String? = nil,
                      data: [(key: String, value: String)] = [], attention: AlertAttention = .none) async throws -> RelayReply {
@@ -67,8 +76,10 @@ public final class SignedRelayClient: Sendable {
                                                        ts: clock.nowMilliseconds))
     }
 
-    public func liveActivity(_ push: LiveActivityPush, environment: String? = nil, priority: Int? = nil) async throws -> RelayReply {
-        try await post("live-activity", signer.liveActivity(push, environment: environment, priority: priority,
+    /// An update or end, or with `start` a push-to-start (its push's event `start`).
+    public func liveActivity(_ push: LiveActivityPush, start: LiveActivityStart? = nil, environment: String? = nil,
+                             priority: Int? = nil) async throws -> RelayReply {
+        try await post("live-activity", signer.liveActivity(push, start: start, environment: environment, priority: priority,
                                                             ts: clock.nowMilliseconds))
     }
 

@@ -20,6 +20,7 @@ public final class RateLimiter: Sendable {
         var lastSeen: Int64 = .min
 
         var newest: Int64 { count == 0 ? .min : times[(head + count - 1) % times.count] }
+        var oldest: Int64 { count == 0 ? .min : times[head] }
 
         /// Drops the times at or before `windowStart`; halves the buffer while it is at most a
         /// quarter full.
@@ -70,22 +71,31 @@ public final class RateLimiter: Sendable {
 
     /// Counts one request for `key` at `nowMs`; `false` means over the limit. A new key always
     /// finds room: at `maxKeys` the least recently used keys make way for it.
-    public func allow(_ key: String, nowMs: Int64) -> Bool {
+    public func allow(_ key: String, nowMs: Int64) -> Bool { waitMs(counting: key, nowMs: nowMs) == nil }
+
+    /// Counts one request for `key` at `nowMs` as ``allow(_:nowMs:)`` does: nil when it is
+    /// allowed; when it is over the limit, how long until the oldest request in the window leaves
+    /// it (milliseconds, at least 1), for a `Retry-After`.
+    public func waitMs(counting key: String, nowMs: Int64) -> Int64? {
         state.withLock { state in
             if state.rings[key] == nil, state.rings.count >= maxKeys { makeRoom(&state, nowMs: nowMs) }
             // Mutating in place through the dictionary's default subscript avoids copying the ring.
             let windowStart = nowMs - windowMs
             let limit = self.limit
-            return Self.record(&state.rings[key, default: Ring()], nowMs: nowMs, windowStart: windowStart, limit: limit)
+            guard let oldest = Self.record(&state.rings[key, default: Ring()], nowMs: nowMs, windowStart: windowStart,
+                                           limit: limit) else { return nil }
+            return max(1, oldest - windowStart)
         }
     }
 
-    private static func record(_ ring: inout Ring, nowMs: Int64, windowStart: Int64, limit: Int) -> Bool {
+    /// nil when `nowMs` was recorded; else the oldest time still in the window, which refused it.
+    private static func record(_ ring: inout Ring, nowMs: Int64, windowStart: Int64, limit: Int) -> Int64? {
         ring.lastSeen = nowMs
         ring.dropTimes(through: windowStart)
-        if ring.count == limit { return false }
+        // A limit of 0 refuses every request for a whole window.
+        if ring.count == limit { return ring.count == 0 ? nowMs : ring.oldest }
         ring.append(nowMs, limit: limit)
-        return true
+        return nil
     }
 
     /// Forgets keys with no request inside the window; run from the scheduler.

@@ -44,10 +44,9 @@ final class HapiPushService: Sendable {
     /// The 413 for a body over 64 KiB, answered by the HTTP server while it streams the body.
     static var tooLarge: RelayResponse { HapiPushError.tooLarge("request body over 64 KiB").response }
 
-    /// The checks before the body is read: only POST is served here, then the per-IP bucket, so
-    /// a client posting junk bodies is throttled by its IP like any other (docs/relay.md).
-    func admit(method: String, peer: String, headers: HTTPHeaders) -> RelayResponse? {
-        guard method == "POST" else { return answered(HapiPushError.methodNotAllowed.response) }
+    /// The check before the body is read, once the router has let only POST through: the per-IP
+    /// bucket, so a client posting junk bodies is throttled by its IP like any other (docs/relay.md).
+    func admit(peer: String, headers: HTTPHeaders) -> RelayResponse? {
         let ip = clients.client(peer: peer, headers: headers)
         return byIP.take(ip, nowMs: clock.nowMilliseconds) ? nil : answered(HapiPushError.rateLimited.response)
     }

@@ -5,7 +5,7 @@ import PushgateProviders
 /// app to remove the notifications of `collapseIds`.
 ///
 /// - Important: docs/relay.md "Background" — `tokens` as on `send` (1–100, iOS or Android),
-///   `collapseIds` 1–32 distinct strings of 1–64 bytes without CR, LF or NUL, `env` as on `send`;
+///   `collapseIds` 1–32 strings, distinct as bytes, of 1–64 bytes without CR, LF or NUL, `env` as on `send`;
 ///   only `ts` and the sorted tokens are signed (`ts.tokens.background`).
 struct BackgroundRequest {
     let tokens: [String]
@@ -19,7 +19,10 @@ struct BackgroundRequest {
         guard (1...APNsPayload.maxDismissedCollapseIds).contains(values.count) else { throw .invalidRequest }
         var collapseIds: [String] = []
         for value in values {
-            guard let id = value.stringValue, APNsPayload.isDismissible(collapseId: id), !collapseIds.contains(id) else { throw .invalidRequest }
+            // Distinct as bytes, as the app and APNs compare them: Swift's == would take "é" and
+            // "e\u{301}" for one id.
+            guard let id = value.stringValue, APNsPayload.isDismissible(collapseId: id),
+                  !collapseIds.contains(where: { $0.utf8.elementsEqual(id.utf8) }) else { throw .invalidRequest }
             collapseIds.append(id)
         }
         self.collapseIds = collapseIds

@@ -19,14 +19,18 @@ final class PublicKeyCache: Sendable {
         self.tables = tables
     }
 
-    /// The key for a request's `publicKeyJwk`, parsing it on first sight.
-    func key(for jwk: JSONObject) throws(RelayError) -> P256PublicKey {
+    /// The key for a request's `publicKeyJwk`, parsing it on first sight; `nil` when the
+    /// coordinates are well encoded but name no point of P-256. A JWK of other members, or a
+    /// coordinate that is not canonical base64url of 32 bytes, is `invalid_request`: a schema
+    /// states those, not the curve (docs/relay.md "Signed requests").
+    func key(for jwk: JSONObject) throws(RelayError) -> P256PublicKey? {
         guard jwk.count == 4, jwk["kty"] == .string("EC"), jwk["crv"] == .string("P-256"),
-              let x = jwk["x"]?.stringValue, let y = jwk["y"]?.stringValue
+              let x = jwk["x"]?.stringValue, let y = jwk["y"]?.stringValue,
+              P256PublicKey.isCoordinateEncoding(x), P256PublicKey.isCoordinateEncoding(y)
         else { throw .invalidRequest }
         let cacheKey = x + "." + y
         if let cached = keys.withLock({ $0[cacheKey] }) { return cached }
-        guard let key = try? P256PublicKey(jwk: jwk, tables: tables) else { throw .invalidRequest }
+        guard let key = try? P256PublicKey(jwk: jwk, tables: tables) else { return nil }
         keys.withLock { keys in
             // Dropping everything when full keeps the bound simple; hot keys come back on their next request.
             if keys.count >= capacity { keys.removeAll(keepingCapacity: true) }

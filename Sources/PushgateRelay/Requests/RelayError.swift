@@ -8,11 +8,14 @@ public struct RelayError: Error, Sendable, Equatable {
     public let code: String
     /// The setting that would make the relay serve the request (a 501), named in the body.
     public var setting: String?
+    /// When a refused request may succeed (`Retry-After`, seconds), if the relay knows.
+    public var retryAfterSeconds: Int?
 
-    init(status: Int, code: String, setting: String? = nil) {
+    init(status: Int, code: String, setting: String? = nil, retryAfterSeconds: Int? = nil) {
         self.status = status
         self.code = code
         self.setting = setting
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     public static let invalidRequest = RelayError(status: 400, code: "invalid_request")
@@ -25,6 +28,10 @@ public struct RelayError: Error, Sendable, Equatable {
     public static let replay = RelayError(status: 401, code: "replay")
     public static let payloadTooLarge = RelayError(status: 413, code: "payload_too_large")
     public static let rateLimited = RelayError(status: 429, code: "rate_limited")
+    /// A `start` to a push-to-start token that had its starts this hour (docs/relay.md "Live Activity").
+    static func startLimited(retryAfterSeconds: Int) -> RelayError {
+        RelayError(status: 429, code: "rate_limited", retryAfterSeconds: retryAfterSeconds)
+    }
     public static let tokenLimit = RelayError(status: 429, code: "token_limit")
     public static let hostTokenLimit = RelayError(status: 429, code: "host_token_limit")
     public static let bindingLimit = RelayError(status: 429, code: "binding_limit")

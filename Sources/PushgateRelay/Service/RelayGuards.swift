@@ -11,8 +11,22 @@ public final class RelayGuards: Sendable {
     let sendByServer: RateLimiter
     /// New tokens per client IP per hour (`NEW_TOKENS_PER_IP_PER_HOUR`), refilling continuously.
     let newTokensByIP: TokenBucketLimiter
+    /// Starts per push-to-start token per hour, whichever hosts send them (docs/relay.md "Live
+    /// Activity"): in this process's memory, forgotten on restart. Read through ``startWaitMs(token:nowMs:)``.
+    private let startsByToken: RateLimiter
     let replay: ReplaySet
     let gate: InFlightGate
+
+    /// The starts one push-to-start token may receive per hour: any host bound to the token could
+    /// otherwise spend the device's own start budget.
+    static let startsPerTokenPerHour = 6
+
+    /// Counts a start to `token` at `nowMs`: nil when it may go, else the milliseconds until it
+    /// may. A token is counted by its lower-case form: the hex of one device token in another
+    /// letter case names the same device, and must not bring a budget of its own.
+    func startWaitMs(token: String, nowMs: Int64) -> Int64? {
+        startsByToken.waitMs(counting: token.lowercased(), nowMs: nowMs)
+    }
 
     public init(configuration: RelayConfiguration, replay: ReplaySet) {
         let maxKeys = configuration.rateLimitMaxKeys ?? RateLimiter.defaultMaxKeys
@@ -22,6 +36,7 @@ public final class RelayGuards: Sendable {
         newTokensByIP = TokenBucketLimiter(capacity: configuration.newTokensPerIPPerHour,
                                            refill: configuration.newTokensPerIPPerHour, everyMs: 3_600_000,
                                            maxKeys: configuration.rateLimitMaxKeys ?? TokenBucketLimiter.defaultMaxKeys)
+        startsByToken = RateLimiter(limit: Self.startsPerTokenPerHour, windowMs: 3_600_000, maxKeys: maxKeys)
         self.replay = replay
         gate = InFlightGate(limit: configuration.maxInFlight)
     }
@@ -38,6 +53,7 @@ public final class RelayGuards: Sendable {
         registerByIP.purge(nowMs: nowMs)
         sendByIP.purge(nowMs: nowMs)
         sendByServer.purge(nowMs: nowMs)
+        startsByToken.purge(nowMs: nowMs)
         try await replay.purge(nowMs: nowMs)
     }
 }

@@ -21,6 +21,7 @@ public struct RelayResponse: Sendable, Equatable {
         if let setting = error.setting { body["setting"] = .string(setting) }
         var response = json(error.status, .object(body))
         response.errorCode = error.code
+        response.retryAfterSeconds = error.retryAfterSeconds
         return response
     }
 

@@ -67,7 +67,7 @@ public final class RelayServer: Sendable {
             http = try HTTPServer(configuration: Self.httpConfiguration(configuration, logger: logger),
                                   router: Self.router(service, hapi, gateway: gateway), preBody: { request in
                 if request.route == HapiPushService.path {
-                    return hapi.admit(method: request.method, peer: request.peerAddress, headers: request.headers).map(Self.http)
+                    return hapi.admit(peer: request.peerAddress, headers: request.headers).map(Self.http)
                 }
                 if let refusal = gateway?.admit(request) { return refusal }
                 guard let route = RelayRoute(rawValue: request.path),
@@ -147,7 +147,8 @@ public final class RelayServer: Sendable {
     }
 
     private static func router(_ service: RelayService, _ hapi: HapiPushService, gateway: RelayGateway?) -> Router {
-        var router = Router(notFoundResponse: HTTPResponse(status: 404), methodMismatch: .notFound)
+        // One table routes and names the allowed methods of a 405 (docs/relay.md "Order of checks").
+        var router = Router()
         gateway?.addRoutes(to: &router)
         for route in RelayRoute.allCases {
             // A registration's only wait is its group commit; the store thread finishes it.
@@ -157,8 +158,9 @@ public final class RelayServer: Sendable {
             }
             router.add(route.isSigned ? "POST" : "GET", route.rawValue, handler)
         }
-        // Every method reaches the pre-body hook, which answers all but POST with 405.
-        router.add(Router.anyMethod, HapiPushService.path) { http(await hapi.handle($0)) }
+        router.post(HapiPushService.path) { http(await hapi.handle($0)) }
+        // hapi's 405 has a body of its own; the router adds `allow`.
+        router.answerMethodNotAllowed(on: HapiPushService.path, with: http(HapiPushError.methodNotAllowed.response))
         return router
     }
 

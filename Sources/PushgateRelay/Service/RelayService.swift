@@ -110,8 +110,9 @@ public final class RelayService: Sendable {
         let request = try RegisterRequest(.relayBody(body), liveActivity: liveActivity,
                                           servesAndroid: android != nil || route == .unregisterToken, keys: keys)
         let now = clock.nowMilliseconds
-        try request.proof.verify(message: request.signedMessage(route: route), nowMs: now, skewMs: configuration.timestampSkewMs)
-        let replayKey = request.proof.replayKey(skewMs: configuration.timestampSkewMs)
+        let serverId = try request.proof.verify(message: request.signedMessage(route: route), nowMs: now,
+                                                skewMs: configuration.timestampSkewMs)
+        let replayKey = request.proof.replayKey(serverId: serverId, skewMs: configuration.timestampSkewMs)
         switch try await recordReplay(replayKey, client: client, route: route, holdingCopies: true) {
         case .replay:
             // A replay changes nothing. A copy of a request still at work answers only once the
@@ -122,7 +123,7 @@ public final class RelayService: Sendable {
         case .fresh: break
         }
         do {
-            try await applyRegister(request, route: route, digest: replayKey.digest, client: client, nowMs: now)
+            try await applyRegister(request, route: route, serverId: serverId, digest: replayKey.digest, client: client, nowMs: now)
         } catch {
             guards.replay.settle(replayKey.digest, failure: error)
             throw error
@@ -133,11 +134,9 @@ public final class RelayService: Sendable {
 
     /// The work of a register or unregister whose key was recorded fresh; when it is refused or
     /// fails, the key is forgotten, so the same signed request may be retried.
-    private func applyRegister(_ request: RegisterRequest, route: RelayRoute, digest: ReplayDigest, client: String,
-                               nowMs: Int64) async throws(RelayError) {
-        let liveActivity = route == .registerLiveActivityToken || route == .unregisterLiveActivityToken
-        let kind: BindingKind = liveActivity ? .liveActivity : request.platform == "android" ? .android : .alert
-        let serverId = request.proof.publicKey.serverId
+    private func applyRegister(_ request: RegisterRequest, route: RelayRoute, serverId: String, digest: ReplayDigest,
+                               client: String, nowMs: Int64) async throws(RelayError) {
+        let kind = request.kind
         do {
             if route == .registerToken || route == .registerLiveActivityToken {
                 try await bind(request.token, kind: kind, serverId: serverId, client: client, nowMs: nowMs)
@@ -243,6 +242,9 @@ public final class RelayService: Sendable {
         }
     }
 
+    /// `POST /v1/push/live-activity`: an update or end to activity tokens, or a start
+    /// (**extension**) to a push-to-start token, which spends one of the token's starts this
+    /// hour once this host is found to hold it (docs/relay.md "Live Activity").
     private func liveActivity(body: [UInt8], client: String) async throws(RelayError) -> RelayResponse {
         let startedAtMs = retry.clock.nowMilliseconds
         let request = try LiveActivityRequest(.relayBody(body), keys: keys)
@@ -250,14 +252,21 @@ public final class RelayService: Sendable {
         let nowMs = clock.nowMilliseconds
         let nowSeconds = nowMs / 1_000
         guard let payload = APNsPayload.liveActivity(timestamp: nowSeconds, event: push.event.rawValue,
-                                                     contentState: push.contentState.json,
-                                                     dismissalDate: push.dismissalDate, staleDate: push.staleDate)
+                                                     contentState: push.contentState.json, dismissalDate: push.dismissalDate,
+                                                     staleDate: push.staleDate, start: request.start)
         else { throw .invalidRequest }
         let serverId = try await authorize(request.proof, message: request.signedMessage, route: .liveActivity, client: client)
+        let kind: BindingKind = push.event == .start ? .liveActivityStart : .liveActivity
+        let bound = try await bindings(push.tokens, kinds: [kind], serverId: serverId)
+        if push.event == .start, let token = bound.keys.first,
+           let waitMs = guards.startWaitMs(token: token, nowMs: clock.nowMilliseconds) {
+            logger.info("push-to-start token had its starts this hour; start refused", ["token": Redact.token(token)])
+            throw .startLimited(retryAfterSeconds: Int((waitMs + 999) / 1_000))
+        }
         let (bundleId, channel) = (configuration.bundleId, channel)
         let priority = request.priority
         let expiration = APNsNotification.expiration(of: push, ttlSeconds: configuration.apnsTTLSeconds, nowMs: nowMs)
-        let rows = try await deliver(push.tokens, kinds: [.liveActivity], serverId: serverId, startedAtMs: startedAtMs) { token, _ in
+        let rows = await deliver(push.tokens, bound: bound, serverId: serverId, startedAtMs: startedAtMs) { token, _ in
             let notification = try APNsNotification.liveActivity(deviceToken: token, bundleId: bundleId, payload: payload,
                                                                  priority: priority, expiration: expiration)
             return ProviderPush(attemptTimeoutMs: channel.requestTimeoutMilliseconds, replacesDuplicates: false) {
@@ -281,8 +290,8 @@ public final class RelayService: Sendable {
     private func authorize(_ proof: SignedProof, message: String, route: RelayRoute,
                            client: String) async throws(RelayError) -> String {
         let now = clock.nowMilliseconds
-        try proof.verify(message: message, nowMs: now, skewMs: configuration.timestampSkewMs)
-        let key = proof.replayKey(skewMs: configuration.timestampSkewMs)
+        let serverId = try proof.verify(message: message, nowMs: now, skewMs: configuration.timestampSkewMs)
+        let key = proof.replayKey(serverId: serverId, skewMs: configuration.timestampSkewMs)
         let claimed: Bool
         do {
             claimed = try await guards.replay.claim(key.digest, nowMs: now)
@@ -291,14 +300,14 @@ public final class RelayService: Sendable {
             throw .storeFailure(error)
         }
         guard claimed else { throw .replay }
-        guard guards.sendByServer.allow(proof.publicKey.serverId, nowMs: now) else {
+        guard guards.sendByServer.allow(serverId, nowMs: now) else {
             guards.replay.release(key.digest)
             throw .rateLimited
         }
         switch try await recordReplay(key, client: client, route: route) {
         case .replay: throw .replay
         case .refused: throw .rateLimited
-        case .fresh: return proof.publicKey.serverId
+        case .fresh: return serverId
         }
     }
 
@@ -341,14 +350,24 @@ public final class RelayService: Sendable {
     /// in-flight gate), rows in first-seen order; `push` makes a token's push for its kind.
     private func deliver(_ tokens: [String], kinds: [BindingKind], serverId: String, startedAtMs: Int64,
                          push: @escaping @Sendable (String, BindingKind) throws -> ProviderPush) async throws(RelayError) -> [ResultRow] {
-        let distinct = DeviceToken.distinct(tokens)
-        let bound: [String: BindingKind]
+        let bound = try await bindings(tokens, kinds: kinds, serverId: serverId)
+        return await deliver(tokens, bound: bound, serverId: serverId, startedAtMs: startedAtMs, push: push)
+    }
+
+    /// The kind each of `tokens` is bound to this host with, among `kinds`.
+    private func bindings(_ tokens: [String], kinds: [BindingKind], serverId: String) async throws(RelayError) -> [String: BindingKind] {
         do {
-            bound = try await store.boundTokens(distinct, kinds: kinds, serverId: serverId, nowMs: clock.nowMilliseconds)
+            return try await store.boundTokens(DeviceToken.distinct(tokens), kinds: kinds, serverId: serverId, nowMs: clock.nowMilliseconds)
         } catch {
             logger.error("binding store lookup failed; check the database file", ["error": "\(error)"])
             throw .storeFailure(error)
         }
+    }
+
+    /// Delivers to every distinct token of `tokens` found in `bound`; the others get `not_bound`.
+    private func deliver(_ tokens: [String], bound: [String: BindingKind], serverId: String, startedAtMs: Int64,
+                         push: @escaping @Sendable (String, BindingKind) throws -> ProviderPush) async -> [ResultRow] {
+        let distinct = DeviceToken.distinct(tokens)
         return await withTaskGroup(of: (Int, ResultRow).self) { group in
             for (index, token) in distinct.enumerated() {
                 guard let kind = bound[token] else {

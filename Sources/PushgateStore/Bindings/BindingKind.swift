@@ -11,4 +11,7 @@ public enum BindingKind: String, Sendable, CaseIterable {
     case android
     /// An ActivityKit push token (`register-live-activity-token`).
     case liveActivity = "liveactivity"
+    /// An ActivityKit push-to-start token (`register-live-activity-token` with `kind:"start"`;
+    /// docs/relay.md "Live Activity"): only a `start` reaches it, and a start reaches nothing else.
+    case liveActivityStart = "liveactivitystart"
 }

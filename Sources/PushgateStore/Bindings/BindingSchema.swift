@@ -21,21 +21,29 @@ enum BindingSchema {
         INSERT INTO token_count (id, tokens) VALUES (1, 0);
         """)
 
-    /// `android` joins the kinds (docs/relay.md "Android tokens"). SQLite cannot change a CHECK
-    /// constraint in place, so the table is made again with its rows.
-    static let androidKind = Migration(version: 6, sql: """
-        CREATE TABLE bindings_with_android (
-            token TEXT NOT NULL,
-            kind TEXT NOT NULL CHECK (kind IN ('alert', 'liveactivity', 'android')),
-            server_id TEXT NOT NULL,
-            registered_at INTEGER NOT NULL,
-            PRIMARY KEY (token, kind, server_id)
-        ) WITHOUT ROWID;
-        INSERT INTO bindings_with_android (token, kind, server_id, registered_at)
-            SELECT token, kind, server_id, registered_at FROM bindings;
-        DROP TABLE bindings;
-        ALTER TABLE bindings_with_android RENAME TO bindings;
-        """)
+    /// `android` joins the kinds (docs/relay.md "Android tokens").
+    static let androidKind = remadeBindings(version: 6, kinds: ["alert", "liveactivity", "android"])
+
+    /// `liveactivitystart` joins the kinds (push-to-start tokens, docs/relay.md "Live Activity").
+    static let liveActivityStartKind = remadeBindings(version: 7, kinds: ["alert", "liveactivity", "android", "liveactivitystart"])
+
+    /// The bindings table made again with `kinds` in its CHECK: SQLite cannot change a CHECK
+    /// constraint in place, so the rows are copied into a new table that takes the old one's name.
+    private static func remadeBindings(version: Int32, kinds: [String]) -> Migration {
+        Migration(version: version, sql: """
+            CREATE TABLE bindings_remade (
+                token TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN (\(kinds.map { "'\($0)'" }.joined(separator: ", ")))),
+                server_id TEXT NOT NULL,
+                registered_at INTEGER NOT NULL,
+                PRIMARY KEY (token, kind, server_id)
+            ) WITHOUT ROWID;
+            INSERT INTO bindings_remade (token, kind, server_id, registered_at)
+                SELECT token, kind, server_id, registered_at FROM bindings;
+            DROP TABLE bindings;
+            ALTER TABLE bindings_remade RENAME TO bindings;
+            """)
+    }
 
     /// The caps of docs/relay.md "Bindings": tokens per host and new hosts per token per day.
     /// `integer`, `text` and `tableOptions` spell the engine's column types and table options.

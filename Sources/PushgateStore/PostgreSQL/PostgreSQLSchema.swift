@@ -68,6 +68,12 @@ enum PostgreSQLSchema {
             ALTER TABLE bindings DROP CONSTRAINT bindings_kind_check;
             ALTER TABLE bindings ADD CONSTRAINT bindings_kind_check CHECK (kind IN ('alert', 'liveactivity', 'android')) NOT VALID;
             """),
+        // The `liveactivitystart` binding kind (SQLite's migration 7), added as `android` was.
+        Migration(version: 8, sql: """
+            ALTER TABLE bindings DROP CONSTRAINT bindings_kind_check;
+            ALTER TABLE bindings ADD CONSTRAINT bindings_kind_check
+                CHECK (kind IN ('alert', 'liveactivity', 'android', 'liveactivitystart')) NOT VALID;
+            """),
     ]
 
     /// Brings the database at `url` up to the last migration on a short-lived connection of

@@ -87,7 +87,23 @@ public struct APNsRequestValidator: Sendable {
         guard let payload = try? JSONValue.parse(request.body), payload.objectValue != nil else {
             return fail(400, .payloadEmpty)
         }
+        if payload["aps"]?["event"] == "start" {
+            // A push-to-start goes to a Live Activity token only, and lacking what ActivityKit needs
+            // to make the activity it starts nothing (docs/fake-apns.md).
+            guard pushType == "liveactivity" else { return fail(400, .invalidPushType) }
+            guard Self.isCompleteStart(payload["aps"]) else { return fail(400, .payloadEmpty) }
+        }
         return APNsVerdict(status: 200, reason: nil, deviceToken: token, payload: payload)
+    }
+
+    /// Whether a start's `aps` has every member ActivityKit needs to start an activity: an integer
+    /// `timestamp`, the `content-state` and `attributes` objects, a non-empty `attributes-type`
+    /// and an `alert` with a `title`.
+    private static func isCompleteStart(_ aps: JSONValue?) -> Bool {
+        guard let aps else { return false }
+        return aps["timestamp"]?.safeIntegerValue != nil && aps["content-state"]?.objectValue != nil
+            && aps["attributes"]?.objectValue != nil && aps["attributes-type"]?.stringValue?.isEmpty == false
+            && aps["alert"]?["title"]?.stringValue != nil
     }
 
     /// `bearer ` in any letter case, compared byte-wise (no lower-cased copy of the JWT per request).

@@ -30,6 +30,9 @@ final class HostHarness: Sendable {
     let api: HostAPI
 
     var fake: FakeAPNs { apns.fake }
+    /// A signal for every request the fake decides (``waitForFake(requests:)``).
+    private let decided: AsyncStream<Void>
+    private let decidedSignal: AsyncStream<Void>.Continuation
     var relayURL: String { relay.map { "http://127.0.0.1:\($0.port)" } ?? "" }
 
     /// `mode` `relay` starts a relay unless `relayURL` names one (a stub); `apns` points the
@@ -44,7 +47,9 @@ final class HostHarness: Sendable {
         scheduler = ManualScheduler(clock: clock)
         home = existing ?? TemporaryHome()
         let directory = home.path + "-relay-" + UUID().uuidString
-        apns = try FakeAPNsFixture(clock: clock, directory: directory)
+        let (decided, decidedSignal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (self.decided, self.decidedSignal) = (decided, decidedSignal)
+        apns = try FakeAPNsFixture(clock: clock, directory: directory) { _ in decidedSignal.yield() }
         let startsRelay = mode == .relay && override == nil
         var fcmEnvironment: [String: String] = [:]
         if android == "fcm" || (android != nil && startsRelay) || androidAlert == .direct || (androidAlert == .relay && startsRelay) {
@@ -122,6 +127,7 @@ final class HostHarness: Sendable {
         await service.shutdown()
         if let relay { await relay.shutdown(graceSeconds: 1) }
         fake.stop()
+        decidedSignal.finish()
         fakeFCM?.stop()
         // A debounce window still open holds the event gate, which holds this scheduler.
         scheduler.discardPending()
@@ -137,6 +143,15 @@ final class HostHarness: Sendable {
         if !token.isEmpty { request.setValue("Bearer \(token)", forHTTPHeaderField: "authorization") }
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as! HTTPURLResponse).statusCode, try? JSONValue.parse(Array(data)))
+    }
+
+    /// The status and `allow` header of a request with `method` (any token) and no body or bearer.
+    func methodAnswer(_ method: String, _ path: String) async throws -> (status: Int, allow: String?) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(api.port)\(path)")!)
+        request.httpMethod = method
+        let (_, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        return (http.statusCode, http.value(forHTTPHeaderField: "allow"))
     }
 
     /// Registers an alert token through the API (an Android one with `platform` `android`).
@@ -160,6 +175,13 @@ final class HostHarness: Sendable {
     /// Requests the relay answered on `route` (`register`, `send`, …) with `status`.
     func relayCount(_ route: String, status: Int = 200) -> Int {
         relay?.service.metrics.requestCount(route: route, status: status) ?? 0
+    }
+
+    /// Returns once the fake has taken `count` requests in all (answered, or held by a scripted
+    /// delay), or has stopped. One waiter at a time.
+    func waitForFake(requests count: Int) async {
+        guard fake.counters.requests < count else { return }
+        for await _ in decided where fake.counters.requests >= count { return }
     }
 
     /// Alert payloads the fake received for `token`.

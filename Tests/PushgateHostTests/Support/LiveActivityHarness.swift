@@ -16,6 +16,15 @@ extension HostHarness {
         return try await call("POST", "/api/push/live-activity-token", .object(body)).status
     }
 
+    /// `POST /api/push/live-activity-token` with `kind:"start"`: a device's push-to-start token; returns the status.
+    @discardableResult
+    func registerStart(_ token: String, client: String? = "phone-1", environment: String? = nil) async throws -> Int {
+        var body = JSONObject([("kind", "start"), ("token", .string(token))])
+        if let client { body["client"] = .string(client) }
+        if let environment { body["environment"] = .string(environment) }
+        return try await call("POST", "/api/push/live-activity-token", .object(body)).status
+    }
+
     /// `DELETE /api/push/live-activity-token` with `members`; returns the status.
     func removeActivity(_ members: [(String, JSONValue)]) async throws -> Int {
         try await call("DELETE", "/api/push/live-activity-token", .object(JSONObject(members))).status

@@ -74,6 +74,12 @@ import PushgateTestSupport
             return try client.readResponse().status
         }
         #expect(elsewhere == 404, "the metrics listener serves nothing else")
+        let wrongMethod = try await blocking { () throws -> RawHTTPClient.Response in
+            let client = try RawHTTPClient(port: relay.metricsPort)
+            client.write(RawHTTPClient.request("POST", "/metrics", headers: ["Connection: close"]))
+            return try client.readResponse()
+        }
+        #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET, HEAD")
 
         // A metrics address in use stops start-up, as the public port's would.
         let clash = try RelayProcess(environment: ["PUSHGATE_RELAY_DRY_RUN": "1", "PUSHGATE_RELAY_PORT": "0",
