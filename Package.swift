@@ -32,8 +32,7 @@ let package = Package(
         .target(name: "PushgateHTTP", dependencies: ["PushgateCore", "COpenSSL", "CNGHTTP2", "CMicroHTTPD", "CCurl", "CLinux"]),
         .target(name: "PushgateProviders", dependencies: ["PushgateCore", "PushgateHTTP"]),
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
-        .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"],
-                resources: [.copy("Resources/notification-titles.json")]),
+        .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2", "CLinux"]),
 
         // Executables: flag parsing only, logic lives in the libraries.
@@ -57,6 +56,10 @@ let package = Package(
                     dependencies: ["PushgateTestSupport", "PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
         .testTarget(name: "pushgateTests",
                     dependencies: ["PushgateTestSupport", "pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+        // What an operator gets beside the binaries: the environment files, the operations
+        // guide's command lines, the alert rules and the dashboard against the real metrics.
+        .testTarget(name: "PushgateOperationsTests",
+                    dependencies: ["PushgateTestSupport", "pushgate", "pushgate-relay", "pushgate-host", "PushgateTesting", "PushgateCore"]),
         // The real binaries on loopback under provider and relay faults (docs/performance.md, "faults").
         .testTarget(name: "PushgateFaultTests",
                     dependencies: ["PushgateTestSupport", "pushgate", "pushgate-relay", "pushgate-host", "PushgateTesting", "PushgateCore"]),

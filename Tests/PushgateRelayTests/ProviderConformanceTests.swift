@@ -130,6 +130,9 @@ import PushgateTestSupport
         #expect(reply.results.allSatisfy { $0.ok })
         #expect(harness.fake.counters.maxConcurrentStreamsSeen <= 4)
         #expect(harness.fake.counters.maxConcurrentStreamsSeen >= 2)
+        // The limit is exported beside the count, for the saturation alert (docs/monitoring/alerts.yml).
+        let metrics = try await harness.metrics()
+        #expect(metrics.contains("\npushgate_relay_in_flight_limit 4\n") && metrics.contains("\npushgate_relay_in_flight 0\n"), "\(metrics)")
         await harness.stop()
     }
 

@@ -1,8 +1,7 @@
-import Foundation
 import PushgateCore
 
-/// The localized scenario titles and the locale normalisation rules, loaded from
-/// `notification-titles.json` (a resource of this module).
+/// The localized scenario titles and the locale normalisation rules, parsed from
+/// `notification-titles.json`, whose text is compiled in (`NotificationTitles+Table.swift`).
 ///
 /// - Important: host.md §5 — rules are data: lowercase, `_` → `-`, first matching rule wins,
 ///   no match (or no locale) → the default locale.
@@ -26,13 +25,9 @@ public struct NotificationTitles: Sendable {
     private let unknownTypeKey: String
     private let bodyFallbackKey: String
 
-    /// The table bundled with the host.
+    /// The table compiled into the host.
     public static func bundled() throws -> NotificationTitles {
-        guard let url = Bundle.module.url(forResource: "notification-titles", withExtension: "json"),
-              let data = try? Data(contentsOf: url) else {
-            throw HostSettingsError("the bundled notification-titles.json is missing; reinstall pushgate-host")
-        }
-        return try NotificationTitles(json: Array(data))
+        try NotificationTitles(json: Array(bundledJSON.utf8))
     }
 
     /// Parses the table; throws when a locale lacks a key or a rule names an unknown locale.

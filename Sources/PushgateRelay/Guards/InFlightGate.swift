@@ -12,7 +12,8 @@ public final class InFlightGate: Sendable {
         var observers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let limit: Int
+    /// Requests that may run at once (`MAX_IN_FLIGHT`); as many more may wait.
+    public let limit: Int
     private let state = Mutex(State())
 
     public init(limit: Int) { self.limit = limit }

@@ -39,7 +39,7 @@ public final class RelayMetrics: Sendable {
     }
 
     /// The exposition text, with the gauges read at call time.
-    public func render(inFlight: Int, replayEntries: Int?, replayRefusals: Int, bindings: Int?) -> String {
+    public func render(inFlight: Int, inFlightLimit: Int, replayEntries: Int?, replayRefusals: Int, bindings: Int?) -> String {
         let snapshot = counters.withLock { $0 }
         var text = "# TYPE pushgate_relay_requests_total counter\n"
         for (labels, value) in snapshot.requests.sorted(by: { $0.key < $1.key }) {
@@ -54,6 +54,8 @@ public final class RelayMetrics: Sendable {
             text += "pushgate_relay_provider_retries_total{\(labels)} \(value)\n"
         }
         text += "# TYPE pushgate_relay_in_flight gauge\npushgate_relay_in_flight \(inFlight)\n"
+        // The limit beside the count, so a saturation alert needs no copy of the setting.
+        text += "# TYPE pushgate_relay_in_flight_limit gauge\npushgate_relay_in_flight_limit \(inFlightLimit)\n"
         if let replayEntries {
             text += "# TYPE pushgate_relay_replay_entries gauge\npushgate_relay_replay_entries \(replayEntries)\n"
         }

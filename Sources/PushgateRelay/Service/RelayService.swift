@@ -452,7 +452,7 @@ public final class RelayService: Sendable {
     public func metricsText() async -> String {
         let bindings = try? await store.count()
         let replayEntries = try? await guards.replay.keyCount()
-        return metrics.render(inFlight: guards.gate.inFlight, replayEntries: replayEntries,
+        return metrics.render(inFlight: guards.gate.inFlight, inFlightLimit: guards.gate.limit, replayEntries: replayEntries,
                               replayRefusals: guards.replay.refusedAtCeiling, bindings: bindings)
     }
 
