@@ -27,7 +27,8 @@ enum HostEventTarget {
             precondition(HapiEnvelope.fits(plaintextByteCount: plaintext.bytes.count), "the chosen plaintext does not fit an envelope")
             precondition((try? HapiPayload(plaintext: plaintext.bytes)) != nil, "a device cannot read the chosen plaintext")
         }
-        guard event.type != .resolved, event.parentSessionId == nil, !event.system else { return }
+        // Child-session and system events are never pushed; a `resolved` one is, under the prompt's tag.
+        guard event.parentSessionId == nil, !event.system else { return }
         for batch in composer.batches(for: event, tokens: tokens, badge: 1, tag: tag) {
             guard let body = try? signer.send(tokens: batch.tokens, title: batch.title, body: batch.body, badge: Int64(batch.badge),
                                               collapseId: batch.tag, environment: batch.environment, data: batch.data,
