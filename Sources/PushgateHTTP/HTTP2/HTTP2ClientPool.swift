@@ -24,7 +24,7 @@ public final class HTTP2ClientPool: Sendable {
     public init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration(),
                 clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger, loop: EpollEventLoop? = nil) throws {
         let tlsContext = try TLSContext.client(extraCAFile: configuration.extraCAFile, alpn: ["h2"])
-        let callbacks = try HTTP2ConnectionCallbacks.make()
+        let callbacks = try HTTP2ClientSessionCallbacks.make()
         driver = try HTTP2PoolDriver(loop: loop ?? Self.sharedLoop.get(), configuration: configuration, clock: clock,
                                      logger: logger, tlsContext: tlsContext, callbacks: callbacks, status: status)
         self.clock = clock

@@ -4,10 +4,10 @@ import CNGHTTP2
 package final class NGHTTP2Session {
     package let handle: OpaquePointer
 
-    /// A client session calling `callbacks` with `userData` (the owner, which must outlive the session).
-    init(client callbacks: NGHTTP2Callbacks, userData: UnsafeMutableRawPointer) throws(NGHTTP2Error) {
+    /// A client session calling `callbacks`; its owner sets the user data once it exists.
+    init(client callbacks: NGHTTP2Callbacks) throws(NGHTTP2Error) {
         var session: OpaquePointer?
-        let status = nghttp2_session_client_new(&session, callbacks.handle, userData)
+        let status = nghttp2_session_client_new(&session, callbacks.handle, nil)
         guard status == 0, let session else { throw NGHTTP2Error(operation: "nghttp2_session_client_new", code: Int(status)) }
         handle = session
     }

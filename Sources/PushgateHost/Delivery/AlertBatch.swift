@@ -34,6 +34,8 @@ public struct AlertBatch: Sendable, Equatable {
 
     /// The longest `data` value the relay takes.
     static let maxDataValueBytes = 256
+    /// The longest body the relay takes, in UTF-8 bytes.
+    static let maxBodyBytes = 1_024
 
     /// `data` as sent (docs/app-integration.md, "Data"): identifiers only, nothing of the
     /// event's text — `sessionId`, `eventId`, `requestId`, `kind`, and `path`, the session's
@@ -46,6 +48,23 @@ public struct AlertBatch: Sendable, Equatable {
         let path = "/sessions/" + Self.pathSegment(sessionId)
         if path.utf8.count <= Self.maxDataValueBytes { data.append(("path", path)) }
         return data
+    }
+
+    /// The APNs payload of the alert; nil when it would exceed the 4 KiB APNs takes.
+    var apnsPayload: [UInt8]? {
+        APNsPayload.alert(title: title, body: body, badge: Int64(badge), threadId: tag, data: data, attention: attention)
+    }
+
+    /// The alert made to fit its APNs payload, JSON escapes included, within 4 KiB — the relay
+    /// refuses a send whose payload would not, and APNs a push: the body is halved (whole
+    /// characters, then `…`) while it does not fit (docs/host.md, "Delivery"). Without a body it
+    /// always fits: each id is at most 256 bytes, 1 536 escaped.
+    func fittingAPNsPayload() -> AlertBatch {
+        var batch = self
+        while batch.apnsPayload == nil, !batch.body.isEmpty {
+            batch.body = HapiText.clipBytes(batch.body, batch.body.utf8.count / 2)
+        }
+        return batch
     }
 
     /// `text` percent-encoded as one path segment (RFC 3986 unreserved characters kept).

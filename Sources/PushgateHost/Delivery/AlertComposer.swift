@@ -50,6 +50,7 @@ public struct AlertComposer: Sendable {
                 return AlertBatch(tokens: slice, androidTokens: group.android.isEmpty ? [] : group.android.intersection(slice), title: title, body: body,
                                   badge: badge, tag: tag, environment: group.environment, sessionId: event.sessionId,
                                   eventId: event.eventId, requestId: event.requestId, kind: event.type.rawValue, attention: attention)
+                    .fittingAPNsPayload()
             }
         }
     }
@@ -79,9 +80,10 @@ public struct AlertComposer: Sendable {
         }
     }
 
+    /// The trimmed session (or task) name, within the relay's body cap.
     func body(for event: HostEvent, locale: String) -> String {
         // JavaScript's `trim`, as OpenChamber applies it, without Foundation's bridging per event.
         let name = HapiText.trim((event.type.isTask ? event.taskName : event.sessionName) ?? "")
-        return name.isEmpty ? titles.fallbackBody(locale: locale) : name
+        return name.isEmpty ? titles.fallbackBody(locale: locale) : HapiText.clipBytes(name, AlertBatch.maxBodyBytes)
     }
 }

@@ -28,9 +28,7 @@ public struct DirectAPNsTransport: AlertTransport {
     public func deliver(_ batch: AlertBatch) async -> [String: TokenOutcome] {
         let environment = APNsEnvironment(rawValue: batch.environment) ?? .production
         let dismissal = !batch.dismissCollapseIds.isEmpty
-        guard let payload = dismissal ? APNsPayload.dismissal(collapseIds: batch.dismissCollapseIds)
-                : APNsPayload.alert(title: batch.title, body: batch.body, badge: Int64(batch.badge), threadId: batch.tag,
-                                    data: batch.data, attention: batch.attention) else {
+        guard let payload = dismissal ? APNsPayload.dismissal(collapseIds: batch.dismissCollapseIds) : batch.apnsPayload else {
             return Dictionary(batch.tokens.map { ($0, .failed(.never)) }, uniquingKeysWith: { a, _ in a })
         }
         let expiration = APNsNotification.expiration(ttlSeconds: ttlSeconds, nowMs: clock.nowMilliseconds)

@@ -1,4 +1,5 @@
-/// The text helpers of hapi-path.md §9: lengths, `clip`, `cut`, `clipQ`, `oneLine`, `short`.
+/// The text helpers of hapi-path.md §9: lengths, `clip`, `cut`, `clipQ`, `oneLine`, `short`;
+/// and `clipBytes`, which the content-free alerts' bodies share.
 ///
 /// - Important: hapi-path.md §9 — counts are UTF-16 code units (`len16`) or Unicode scalars
 ///   (`scalars`), as hapi counts them, but every cut falls on a grapheme-cluster boundary, so
@@ -24,6 +25,14 @@ enum HapiText {
         if text.isEmpty { return "" }
         if len16(text) <= n { return text }
         return prefix(text, maxCount: max(0, n - 3), measure: len16) + "..."
+    }
+
+    /// For alert bodies: over `n` UTF-8 bytes → whole graphemes + `…` (3 bytes); nothing when
+    /// `n` leaves no room for them.
+    static func clipBytes(_ text: String, _ n: Int) -> String {
+        if text.utf8.count <= n { return text }
+        if n <= 3 { return "" }
+        return prefix(text, maxCount: n - 3, measure: { $0.utf8.count }) + "\u{2026}"
     }
 
     /// For input requests: over `n` scalars → whole graphemes, trailing space trimmed, + `…`.
