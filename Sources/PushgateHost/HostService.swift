@@ -35,7 +35,7 @@ public final class HostService: Sendable {
     private let nextTaskId = Atomic<Int>(0)
 
     /// Opens the store and builds the transports the settings ask for; `titles` defaults to the
-    /// bundled table; `webFallback` is the embedding application's toast and Web Push (hapi-path.md §10).
+    /// bundled table; `webFallback` is the embedding application's toast and Web Push (protocol/hapi-push.md §10).
     public init(settings: HostSettings, scheduler: any Scheduler, logger: Logger, titles: NotificationTitles? = nil,
                 webFallback: (any WebFallbackChannel)? = nil) throws {
         self.settings = settings
@@ -151,7 +151,7 @@ public final class HostService: Sendable {
             return await deliver(event, hubRetries: true)
         }
         if event.type == .permission || event.type == .question, event.pendingRequests != nil {
-            // hapi-path.md §9: a pending-request list debounces on new request ids instead.
+            // protocol/hapi-push.md §9: a pending-request list debounces on new request ids instead.
             let decision = requestDebounce.withLock({ $0 })!.submit(event)
             return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0, pending: decision == .debounced)
         }
@@ -178,7 +178,7 @@ public final class HostService: Sendable {
     }
 
     /// One dispatch: the encrypted devices (Android, then iOS), the content-free alert tokens,
-    /// then the web fallback gated on whether any native send went out (hapi-path.md §6, §10).
+    /// then the web fallback gated on whether any native send went out (protocol/hapi-push.md §6, §10).
     /// What was not accepted and is worth another try goes to the outbox in one transaction
     /// before the answer (docs/host.md, "Outbox"). `owed`: a hub's retry after a 503, sent only
     /// to those devices and without the web fallback, which the first try ran. `hubRetries`:

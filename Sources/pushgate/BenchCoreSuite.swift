@@ -55,7 +55,7 @@ enum BenchCoreSuite {
         return try meter.measure("core.hapi_seal", unit: "seals/s") { try HapiEnvelope.seal(plaintext, key: pushKey).utf8.count }
     }
 
-    /// Canonical JSON (hapi-path.md §2) of the payload object, built once.
+    /// Canonical JSON (protocol/hapi-push.md §2) of the payload object, built once.
     private static func canonicalJSON(payload: HapiPayload, meter: BenchMeter) throws -> BenchResult {
         let value = JSONValue.object(payload.json)
         guard value.canonicalBytes() == payload.canonicalPlaintext else { throw ToolFailure("canonical JSON differs from the payload's plaintext") }

@@ -5,7 +5,7 @@ import Synchronization
 /// `pushgate bench gateway`: gateway handshakes per second and `POST /v1/send` requests per
 /// second with quota accounting, against a relay that runs the gateway (`--dry-run`,
 /// `PUSHGATE_GATEWAY_TRUSTED_PROXY_HOPS=1`). Each simulated host has its own key pair and its
-/// own `X-Forwarded-For` address, so the per-IP buckets of orca-gateway.md §9 meter each host
+/// own `X-Forwarded-For` address, so the per-IP buckets of protocol/gateway.md §9 meter each host
 /// as a proxy in front would. Phases: handshakes (timed), one registration per host, then
 /// 60 sends each (timed: the whole hourly host quota, so every one is counted, charged and
 /// queued), then `--refused-per-host` more each (timed: every one counted and refused).

@@ -1,6 +1,6 @@
 import PushgateCore
 
-/// `pushgate canonical-json`: canonical JSON (hapi-path.md §2) of a file or standard input.
+/// `pushgate canonical-json`: canonical JSON (protocol/hapi-push.md §2) of a file or standard input.
 enum CanonicalJSONCommand {
     static let usage = "pushgate canonical-json [FILE]"
 

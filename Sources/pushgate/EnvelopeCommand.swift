@@ -1,6 +1,6 @@
 import PushgateCore
 
-/// `pushgate envelope seal|open`: hapi envelope v1 (hapi-path.md §3).
+/// `pushgate envelope seal|open`: hapi envelope v1 (protocol/hapi-push.md §3).
 enum EnvelopeCommand {
     static let usage = """
         pushgate envelope seal --key BASE64 --payload JSON

@@ -1,7 +1,7 @@
 import PushgateCore
 import PushgateHTTP
 
-/// `pushgate gateway …`: acts as an Orca desktop host against a gateway (orca-gateway.md).
+/// `pushgate gateway …`: acts as an Orca desktop host against a gateway (protocol/gateway.md).
 ///
 /// Prints the gateway's status and JSON answer on one line (`200 {"registrationId":"…"}`);
 /// exit 0 on 2xx, 1 otherwise. A challenge that fails a host check (§2.9) is refused with the

@@ -3,7 +3,7 @@ import PushgateCore
 import PushgateHTTP
 
 /// An Orca-compatible gateway host over HTTP: the handshake with the host checks of
-/// orca-gateway.md §2.9, then bearer requests that run the handshake again once on a 401.
+/// protocol/gateway.md §2.9, then bearer requests that run the handshake again once on a 401.
 /// The session token may be kept in a file (mode 0600) between runs.
 final class GatewayHostClient: Sendable {
     let baseURL: String

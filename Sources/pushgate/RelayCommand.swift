@@ -2,7 +2,7 @@ import Foundation
 import PushgateCore
 import PushgateProviders
 
-/// `pushgate relay …`: acts as a host against a signed relay (relay-protocol.md).
+/// `pushgate relay …`: acts as a host against a signed relay (protocol/signed-relay.md).
 ///
 /// Prints the relay's status and JSON answer on one line (`200 {"ok":true}`); exit 0 on 2xx,
 /// 1 otherwise.

@@ -1,6 +1,6 @@
 import PushgateCore
 
-/// `pushgate sign`: signs a message as a host does (relay-protocol.md §1).
+/// `pushgate sign`: signs a message as a host does (protocol/signed-relay.md §1).
 enum SignCommand {
     static let usage = "pushgate sign --key FILE --message TEXT"
 

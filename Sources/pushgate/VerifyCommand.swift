@@ -1,6 +1,6 @@
 import PushgateCore
 
-/// `pushgate verify`: checks a signature as the relay does (relay-protocol.md §1).
+/// `pushgate verify`: checks a signature as the relay does (protocol/signed-relay.md §1).
 enum VerifyCommand {
     static let usage = "pushgate verify --jwk FILE --message TEXT --sig SIG"
 

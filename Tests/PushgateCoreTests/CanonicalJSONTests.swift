@@ -2,7 +2,7 @@ import Testing
 import PushgateCore
 
 @Suite struct CanonicalJSONTests {
-    // hapi-path.md §11 canonical-vectors
+    // protocol/hapi-push.md §11 canonical-vectors
     @Test func everyVectorCanonicalizesByteForByte() throws {
         let cases = try JSONFixtures.cases("vectors/canonical-json.json")
         #expect(cases.count == 5)
@@ -14,7 +14,7 @@ import PushgateCore
         }
     }
 
-    // hapi-path.md §11 canonical-escapes
+    // protocol/hapi-push.md §11 canonical-escapes
     @Test func escapesOnlyQuotesBackslashesAndControls() {
         let value: JSONValue = "a/b\u{01}\u{1f}\u{7f}\u{2028}😀"
         #expect(value.canonicalized() == "\"a/b\\u0001\\u001f\u{7f}\u{2028}😀\"")
@@ -22,7 +22,7 @@ import PushgateCore
         #expect(named.canonicalized() == #""\"\\\b\f\n\r\t\u0000\u000b""#)
     }
 
-    // hapi-path.md §11 canonical-utf16-order
+    // protocol/hapi-push.md §11 canonical-utf16-order
     @Test func sortsKeysByUTF16CodeUnits() {
         let keys = ["é", "e", "E", "_", "~", "😀", "～"]
         let object = JSONObject(keys.map { ($0, JSONValue.integer(1)) })

@@ -1,7 +1,7 @@
 import Testing
 import PushgateCore
 
-/// orca-gateway.md §12 lines 1–5 against `Fixtures/vectors/orca-challenge.json`, step by step.
+/// protocol/gateway.md §12 lines 1–5 against `Fixtures/vectors/orca-challenge.json`, step by step.
 @Suite struct GatewayChallengeVectorTests {
     struct Vector {
         let json: JSONValue

@@ -1,7 +1,7 @@
 import Testing
 import PushgateCore
 
-/// hapi-path.md §11 line 30 (collapse-truncation).
+/// protocol/hapi-push.md §11 line 30 (collapse-truncation).
 @Suite struct HapiCollapseIdTests {
     @Test func dropsWholeScalarsToStayWithin64Bytes() {
         let id = "ready-" + String(repeating: "a", count: 56) + "😀"

@@ -1,7 +1,7 @@
 import Testing
 import PushgateCore
 
-/// hapi-path.md §3 receiver rules and §11 line 8 (device-drop), for both platforms.
+/// protocol/hapi-push.md §3 receiver rules and §11 line 8 (device-drop), for both platforms.
 @Suite struct HapiDeviceDecoderTests {
     struct Vector {
         let key: HapiPushKey

@@ -8,7 +8,7 @@ import Testing
         try #require(HapiPushKey(bytes: try Hex.decode(hex)))
     }
 
-    // hapi-path.md §11 golden-envelopes and open-and-tamper
+    // protocol/hapi-push.md §11 golden-envelopes and open-and-tamper
     @Test func everyVectorMatchesByteForByteAndOpens() throws {
         let file = try JSONFixtures.load(Self.vectors)
         let key = try Self.key(try #require(file["keyHex"]?.stringValue))
@@ -60,7 +60,7 @@ import Testing
         #expect(throws: HapiEnvelopeError(.authenticationFailed)) { try HapiEnvelope.open(flippedNonce, key: key) }
     }
 
-    // hapi-path.md §11 random-nonce
+    // protocol/hapi-push.md §11 random-nonce
     @Test func productionSealsDrawFreshNonces() throws {
         let key = HapiPushKey.random()
         let plaintext = Array(#"{"a":"b"}"#.utf8)
@@ -71,7 +71,7 @@ import Testing
         #expect(try HapiEnvelope.open(second, key: key) == plaintext)
     }
 
-    // hapi-path.md §11 cap-boundary (the envelope side)
+    // protocol/hapi-push.md §11 cap-boundary (the envelope side)
     @Test func capsEnvelopesAt3200Characters() throws {
         let key = HapiPushKey.random()
         #expect(HapiEnvelope.length(forPlaintextByteCount: 2372) == 3200)

@@ -4,7 +4,7 @@ import PushgateCore
 @Suite struct HapiPayloadTests {
     static let readyPlaintext = #"{"body":"Ready for input","contractVersion":"1","sessionId":"s1","title":"HAPI","type":"ready"}"#
 
-    // hapi-path.md §11 payload-omits-absent
+    // protocol/hapi-push.md §11 payload-omits-absent
     @Test func leavesOutAbsentAndEmptyOptionalFields() {
         let absent = HapiPayload(type: .ready, sessionId: "s1", title: "HAPI", body: "Ready for input")
         #expect(absent.canonicalPlaintext == Array(Self.readyPlaintext.utf8))
@@ -36,7 +36,7 @@ import PushgateCore
         #expect(payload.json["extra"] == nil)
     }
 
-    // hapi-path.md §3 receiver rule 6, §11 device-drop (non-string value)
+    // protocol/hapi-push.md §3 receiver rule 6, §11 device-drop (non-string value)
     @Test(arguments: [
         (#"{"type":"ready","sessionId":"s","title":"t","body":"b","contractVersion":1}"#, "contractVersion"),
         (#"{"type":"ready","sessionId":"s","title":"t","body":"b","contractVersion":"1","badge":2}"#, "badge"),
@@ -59,7 +59,7 @@ import PushgateCore
         #expect(chosen.bytes == Self.fullPayload.canonicalPlaintext)
     }
 
-    // hapi-path.md §11 cap-boundary: 2372 bytes go in full, 2373 fall back
+    // protocol/hapi-push.md §11 cap-boundary: 2372 bytes go in full, 2373 fall back
     @Test func fallsBackExactlyAtTheCap() throws {
         var payload = HapiPayload(type: .ready, sessionId: "s1", title: "t", body: "")
         let base = payload.canonicalPlaintext.count
@@ -70,7 +70,7 @@ import PushgateCore
         #expect(HapiPlaintext.choose(for: payload)?.form == .minimal)
     }
 
-    // hapi-path.md §11 fallback-summary
+    // protocol/hapi-push.md §11 fallback-summary
     @Test func dropsOnlyTheSummaryFirst() throws {
         var payload = Self.fullPayload
         payload.notifySummary = String(repeating: "中", count: 4000)
@@ -81,7 +81,7 @@ import PushgateCore
         #expect(chosen.bytes == expected.canonicalPlaintext)
     }
 
-    // hapi-path.md §11 fallback-minimal
+    // protocol/hapi-push.md §11 fallback-minimal
     @Test func fallsBackToTheMinimalObject() throws {
         var payload = Self.fullPayload
         payload.title = String(repeating: "T", count: 2000)
@@ -95,7 +95,7 @@ import PushgateCore
             == #"{"body":"New activity","contractVersion":"1","sessionId":"s1","title":"HAPI","type":"permission-request"}"#)
     }
 
-    // hapi-path.md §11 fallback-fail
+    // protocol/hapi-push.md §11 fallback-fail
     @Test func givesUpWhenEvenTheMinimalObjectIsTooLarge() {
         var payload = Self.fullPayload
         payload.sessionId = String(repeating: "s", count: 4000)

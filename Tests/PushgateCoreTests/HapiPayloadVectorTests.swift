@@ -1,7 +1,7 @@
 import Testing
 import PushgateCore
 
-/// hapi-path.md §11 line 4 against the vector file itself (not a copy of its text), and the
+/// protocol/hapi-push.md §11 line 4 against the vector file itself (not a copy of its text), and the
 /// cap boundary of line 9 on real payloads.
 @Suite struct HapiPayloadVectorTests {
     static func readyCase() throws -> String {
@@ -10,7 +10,7 @@ import PushgateCore
         return try #require(ready["canonicalPlaintext"]?.stringValue)
     }
 
-    // hapi-path.md §11 payload-omits-absent
+    // protocol/hapi-push.md §11 payload-omits-absent
     @Test func readyPayloadWithAbsentOrEmptyOptionalsIsTheReadyVector() throws {
         let expected = Array(try Self.readyCase().utf8)
         let absent = HapiPayload(type: .ready, sessionId: "s1", title: "HAPI", body: "Ready for input")
@@ -21,7 +21,7 @@ import PushgateCore
         #expect(absent.json["requestId"] == nil && empty.json["severity"] == nil && empty.json["notifySummary"] == nil)
     }
 
-    // hapi-path.md §11 cap-boundary: the chosen plaintext of 2372 bytes seals to exactly 3200 characters
+    // protocol/hapi-push.md §11 cap-boundary: the chosen plaintext of 2372 bytes seals to exactly 3200 characters
     @Test func chosenPlaintextAtTheCapSealsTo3200Characters() throws {
         var payload = HapiPayload(type: .ready, sessionId: "s1", title: "t", body: "")
         payload.body = String(repeating: "é", count: (2372 - payload.canonicalPlaintext.count) / 2)

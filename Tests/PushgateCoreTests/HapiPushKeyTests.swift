@@ -4,7 +4,7 @@ import PushgateCore
 @Suite struct HapiPushKeyTests {
     static let padded = Base64.encode(Array(0..<32))
 
-    // hapi-path.md §11 register-ios-ok and register-unpadded
+    // protocol/hapi-push.md §11 register-ios-ok and register-unpadded
     @Test func acceptsPaddedAndUnpaddedKeys() throws {
         #expect(Self.padded.utf8.count == 44)
         #expect(try HapiPushKey(base64: Self.padded).storedForm == Self.padded)
@@ -21,7 +21,7 @@ import PushgateCore
         }
     }
 
-    // hapi-path.md §11 register-bad-keys
+    // protocol/hapi-push.md §11 register-bad-keys
     @Test(arguments: [
         Base64.encode(Array(repeating: 1, count: 31)), Base64.encode(Array(repeating: 1, count: 33)),
         Base64.encode([1, 2, 3]), "", String(padded.prefix(40)) + "-_A=", String(padded.dropLast()) + "===",

@@ -64,7 +64,7 @@ import PushgateCore
         #expect(throws: (any Error).self) { try ServiceAccount(json: Array("{".utf8)) }
     }
 
-    /// hapi-path.md §6: `token_uri` and `private_key_id` are optional, `type` is not read.
+    /// protocol/hapi-push.md §6: `token_uri` and `private_key_id` are optional, `type` is not read.
     @Test func optionalMembersHaveTheirDefaults() throws {
         var object = try #require(try Self.file()["serviceAccount"]?.objectValue)
         object["token_uri"] = nil

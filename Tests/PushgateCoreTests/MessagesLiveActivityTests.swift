@@ -26,7 +26,7 @@ import PushgateCore
         #expect(push.dismissalDate == nil)
     }
 
-    // relay-protocol.md §10 line 22
+    // protocol/signed-relay.md §10 line 22
     @Test(arguments: [
         ([("event", "begin")], baseState, "event"),
         ([("event", "start"), ("tokens", ["aa", "bb"])], baseState, "tokens"),

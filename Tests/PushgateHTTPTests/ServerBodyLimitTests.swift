@@ -2,7 +2,7 @@ import PushgateHTTP
 import Testing
 import PushgateTestSupport
 
-/// - Important: relay-protocol.md §10 item 12 — 16 KiB + 1 → 413 by Content-Length or chunked.
+/// - Important: protocol/signed-relay.md §10 item 12 — 16 KiB + 1 → 413 by Content-Length or chunked.
 @Suite(.hangLimit(.minutes(1))) struct ServerBodyLimitTests {
     private static let cap = 16 * 1024
     private static let tooLarge = HTTPResponse.json(413, Array(#"{"error":"payload_too_large"}"#.utf8))

@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// host.md §9 line 3 and the error answers of §2.
+/// protocol/host-api.md §9 line 3 and the error answers of §2.
 @Suite(.hangLimit(.minutes(1))) struct APITests {
     @Test func everyAPIRouteNeedsTheBearerToken() async throws {
         let harness = try await HostHarness(mode: .off)

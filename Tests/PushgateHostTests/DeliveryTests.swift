@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// host.md §9 lines 5, 6, 7, 9 (drop), 10, 13 and 16: host ↔ real relay ↔ fake APNs.
+/// protocol/host-api.md §9 lines 5, 6, 7, 9 (drop), 10, 13 and 16: host ↔ real relay ↔ fake APNs.
 @Suite(.hangLimit(.minutes(1))) struct DeliveryTests {
     @Test func readyEventReachesTheRelayAsOneSignedSend() async throws {
         let harness = try await HostHarness()

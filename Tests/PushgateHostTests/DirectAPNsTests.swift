@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// host.md §9 line 15: direct APNs mode.
+/// protocol/host-api.md §9 line 15: direct APNs mode.
 @Suite(.hangLimit(.minutes(1))) struct DirectAPNsTests {
     @Test func directModeSendsTheRelayPayloadAndDeletesDeadTokens() async throws {
         let harness = try await HostHarness(mode: .apns)

@@ -3,7 +3,7 @@ import PushgateCore
 import Synchronization
 import Testing
 
-/// host.md §9 lines 11 and 12 at the gate, on a manual scheduler.
+/// protocol/host-api.md §9 lines 11 and 12 at the gate, on a manual scheduler.
 @Suite struct EventGateTests {
     @Test func readyAtMostOncePerFiveSecondsPerSession() {
         let scheduler = ManualScheduler()

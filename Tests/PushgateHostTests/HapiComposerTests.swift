@@ -2,7 +2,7 @@ import PushgateCore
 @testable import PushgateHost
 import Testing
 
-/// hapi-path.md §9: titles, bodies and fields of every payload type (§11 line 40, content part).
+/// protocol/hapi-push.md §9: titles, bodies and fields of every payload type (§11 line 40, content part).
 @Suite struct HapiComposerTests {
     static func event(_ type: EventType, name: String? = "Demo", agent: String? = "Claude", text: String? = nil,
                       requests: [PendingRequest]? = nil, task: TaskReport? = nil) -> HostEvent {

@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 lines 30 and 40, end to end: events posted to the host API, encrypted per
+/// protocol/hapi-push.md §11 lines 30 and 40, end to end: events posted to the host API, encrypted per
 /// device, sent to the fake APNs (`apns` mode), decrypted with the device's key.
 @Suite(.hangLimit(.minutes(1))) struct HapiEventTests {
     static func ready(_ session: String, text: String? = nil) -> JSONObject {

@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 lines 9–13 on the wire (host ↔ fake APNs in `apns` mode), the 2372/2373-byte
+/// protocol/hapi-push.md §11 lines 9–13 on the wire (host ↔ fake APNs in `apns` mode), the 2372/2373-byte
 /// boundary, and fallbacks that never cut a character.
 @Suite(.hangLimit(.minutes(1))) struct HapiFallbackTests {
     /// A ready event without agent text: the name appears in `sessionName` and in the body, the agent once.

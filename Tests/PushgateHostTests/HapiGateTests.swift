@@ -4,7 +4,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 line 39: `nativeDelivered` and the Web Push gate, host ↔ fake APNs.
+/// protocol/hapi-push.md §11 line 39: `nativeDelivered` and the Web Push gate, host ↔ fake APNs.
 @Suite(.hangLimit(.minutes(1))) struct HapiGateTests {
     // Computed, not stored: LeakSanitizer cannot follow a static JSON value's tagged pointers (docs/architecture.md, "Sanitizers").
     static var ready: JSONObject { JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo")]) }

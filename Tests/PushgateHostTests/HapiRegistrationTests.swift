@@ -3,7 +3,7 @@ import PushgateCore
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 lines 14–22: `POST`/`DELETE /api/devices/register` over loopback.
+/// protocol/hapi-push.md §11 lines 14–22: `POST`/`DELETE /api/devices/register` over loopback.
 @Suite(.hangLimit(.minutes(1))) struct HapiRegistrationTests {
     /// 32 bytes whose padded base64 is 44 characters ending in `=`.
     static let key = Base64.encode((0..<32).map { UInt8($0 * 7 % 256) })

@@ -5,7 +5,7 @@ import PushgateProviders
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 lines 28 and 29: the host's relay client against a scripted relay on loopback.
+/// protocol/hapi-push.md §11 lines 28 and 29: the host's relay client against a scripted relay on loopback.
 @Suite(.hangLimit(.minutes(1))) struct HapiRelayClientTests {
     static let logs = Logger.MemorySink()
     static let logger = Logger(component: "test", minimumLevel: .debug, sink: logs)

@@ -4,7 +4,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 lines 9–13, 29, 39 and 40 on the whole wire: host → Pushgate relay
+/// protocol/hapi-push.md §11 lines 9–13, 29, 39 and 40 on the whole wire: host → Pushgate relay
 /// `POST /v1/push` → fake APNs (iOS lane) and fake FCM (Android lane), every envelope opened
 /// with the device's key.
 @Suite(.hangLimit(.minutes(1))) struct HapiRelayEndToEndTests {

@@ -4,7 +4,7 @@ import Testing
 import PushgateTestSupport
 
 /// The relay lanes of the fan-out against a scripted relay on loopback: which rows each lane
-/// targets, what it posts, and modes that must send nothing (hapi-path.md §6, §11 lines 23–24).
+/// targets, what it posts, and modes that must send nothing (protocol/hapi-push.md §6, §11 lines 23–24).
 @Suite(.hangLimit(.minutes(1))) struct HapiRelayLaneTests {
     // Computed, not stored: LeakSanitizer cannot follow a static JSON value's tagged pointers (docs/architecture.md, "Sanitizers").
     static var ready: JSONObject { JSONObject([("type", "ready"), ("sessionId", "s1"), ("sessionName", "Demo"), ("agent", "Claude")]) }

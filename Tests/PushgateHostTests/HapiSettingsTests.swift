@@ -4,7 +4,7 @@ import PushgateCore
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 lines 23–27: transport modes, settings precedence and persistence.
+/// protocol/hapi-push.md §11 lines 23–27: transport modes, settings precedence and persistence.
 @Suite(.hangLimit(.minutes(1))) struct HapiSettingsTests {
     static func load(_ environment: [String: String], home: TemporaryHome = TemporaryHome(),
                      settings: JSONObject? = nil) throws -> HostSettings {

@@ -1,7 +1,7 @@
 @testable import PushgateHost
 import Testing
 
-/// hapi-path.md §9 helpers: every cut counts like hapi and falls on a grapheme boundary.
+/// protocol/hapi-push.md §9 helpers: every cut counts like hapi and falls on a grapheme boundary.
 @Suite struct HapiTextTests {
     @Test func clipTrimsCountsUTF16AndAddsThreeDots() {
         #expect(HapiText.clip("  hello \n", 280) == "hello")

@@ -3,7 +3,7 @@ import PushgateCore
 @testable import PushgateHost
 import Testing
 
-/// host.md §9 line 21: OpenChamber token files.
+/// protocol/host-api.md §9 line 21: OpenChamber token files.
 @Suite struct ImportTests {
     private func store() throws -> HostStore {
         let home = TemporaryHome()

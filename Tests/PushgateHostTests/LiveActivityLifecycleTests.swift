@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// host.md §9 line 18 and §6 (session end, failed end, drop, priority): host ↔ real relay
+/// protocol/host-api.md §9 line 18 and §6 (session end, failed end, drop, priority): host ↔ real relay
 /// (every signature verified) ↔ fake APNs, manual clock; exact payloads and headers.
 @Suite(.hangLimit(.minutes(1))) struct LiveActivityLifecycleTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]

@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// host.md §9 line 19 and the refresh engine of §6, driven by the manual scheduler, end to end
+/// protocol/host-api.md §9 line 19 and the refresh engine of §6, driven by the manual scheduler, end to end
 /// through the real relay to the fake APNs.
 @Suite(.hangLimit(.minutes(1))) struct LiveActivityRefreshTests {
     static let started = 1_764_669_000.25

@@ -6,7 +6,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// host.md §9 lines 17 and 22: replacement with a signed relay unregister, the cap of 8 per
+/// protocol/host-api.md §9 lines 17 and 22: replacement with a signed relay unregister, the cap of 8 per
 /// client, 24 h expiry on the scheduler, ownership by client; and the routes' validation.
 @Suite(.hangLimit(.minutes(1))) struct LiveActivityRegistrationTests {
     static let noTicks = ["PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS": "0"]

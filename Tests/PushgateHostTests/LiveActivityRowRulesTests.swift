@@ -2,7 +2,7 @@ import PushgateCore
 @testable import PushgateHost
 import Testing
 
-/// The row rules and push content of host.md §6, without I/O.
+/// The row rules and push content of protocol/host-api.md §6, without I/O.
 @Suite struct LiveActivityRowRulesTests {
     private func row(_ id: String, _ status: LiveActivityStatus, title: String = "", endedAt: Double? = nil) throws -> LiveActivityItem {
         try LiveActivityItem(sessionID: id, title: title, status: status, startedAt: 100, endedAt: endedAt)

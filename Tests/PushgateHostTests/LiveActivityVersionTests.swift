@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// host.md §9 line 20: `eventVersion` strictly increases across events and across a restart;
+/// protocol/host-api.md §9 line 20: `eventVersion` strictly increases across events and across a restart;
 /// a restart in the middle keeps every token, its owner and its rows.
 @Suite(.hangLimit(.minutes(1))) struct LiveActivityVersionTests {
     private func versions(_ harness: HostHarness, _ token: String) -> [Int64] {

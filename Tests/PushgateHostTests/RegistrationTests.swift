@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// host.md §9 lines 8 and 9 (relay 500), identity rotation, and the relay URL switch.
+/// protocol/host-api.md §9 lines 8 and 9 (relay 500), identity rotation, and the relay URL switch.
 @Suite(.hangLimit(.minutes(1))) struct RegistrationTests {
     @Test func failedRegistrationIsSkippedThenRetriedAndSuccessIsCached() async throws {
         // The relay holds one token at most, so the second registration fails until the first is gone.

@@ -3,7 +3,7 @@ import PushgateCore
 @testable import PushgateHost
 import Testing
 
-/// host.md §9 lines 1 and 2: home, settings.json, identity and access token.
+/// protocol/host-api.md §9 lines 1 and 2: home, settings.json, identity and access token.
 @Suite struct SettingsTests {
     @Test func firstStartCreatesIdentityAndSecondStartReusesIt() throws {
         let home = TemporaryHome()
@@ -69,7 +69,7 @@ import Testing
         #expect(HomePath.expand("/abs/~x", environment: ["HOME": "/h"]) == "/abs/~x")
     }
 
-    /// hapi-path.md §6: an unknown iOS mode is relay with a warning; broken apns settings turn iOS off, named.
+    /// protocol/hapi-push.md §6: an unknown iOS mode is relay with a warning; broken apns settings turn iOS off, named.
     @Test func invalidValuesAreNamedInDiagnostics() throws {
         let home = TemporaryHome()
         let unknown = try HostSettings.load(environment: home.environment(["PUSHGATE_IOS_PUSH": "pigeon"]))

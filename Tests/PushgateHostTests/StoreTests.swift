@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateStore
 import Testing
 
-/// host.md §8 and the persisted badge of §4 (§9 line 10, restart part).
+/// protocol/host-api.md §8 and the persisted badge of §4 (§9 line 10, restart part).
 @Suite struct StoreTests {
     @Test func hostSQLiteAndItsLogsAreOwnerOnlyWhateverTheUmask() async throws {
         let home = TemporaryHome()

@@ -2,7 +2,7 @@ import PushgateCore
 @testable import PushgateHost
 import Testing
 
-/// host.md §9 line 14 and the tag table of §3.
+/// protocol/host-api.md §9 line 14 and the tag table of §3.
 @Suite struct TagTests {
     @Test func tagsFollowTheTypeTable() {
         func tag(_ type: EventType, requestId: String? = nil) -> String {

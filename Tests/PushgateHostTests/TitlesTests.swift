@@ -4,7 +4,7 @@ import PushgateCore
 import Testing
 import PushgateTestSupport
 
-/// host.md §9 line 4 (locale rules) and the composition rules of §5.
+/// protocol/host-api.md §9 line 4 (locale rules) and the composition rules of §5.
 @Suite(.hangLimit(.minutes(1))) struct TitlesTests {
     @Test func localesNormaliseByTheFileRules() throws {
         let titles = try Fixtures.titles()

@@ -6,7 +6,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 lines 35–37 against the fake FCM over loopback.
+/// protocol/hapi-push.md §11 lines 35–37 against the fake FCM over loopback.
 @Suite("FCM client against the fake FCM", .hangLimit(.minutes(1)))
 struct FCMClientTests {
     @Test("oauth-cache: reused while more than 60 s remain, exchanged again at 60 s")

@@ -2,7 +2,7 @@ import PushgateCore
 import PushgateProviders
 import Testing
 
-/// hapi-path.md §11 line 36 (fcm-messages): the exact shapes of direct and relay messages.
+/// protocol/hapi-push.md §11 line 36 (fcm-messages): the exact shapes of direct and relay messages.
 @Suite("FCM messages")
 struct FCMMessageTests {
     static let payload = HapiPayload(type: .permissionRequest, sessionId: "s1", sessionName: "Demo", url: "/sessions/s1",

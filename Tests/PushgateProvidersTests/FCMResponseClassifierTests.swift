@@ -1,7 +1,7 @@
 @testable import PushgateProviders
 import Testing
 
-/// hapi-path.md §11 line 37 (fcm-outcomes), on the classifier alone; the loopback tests repeat
+/// protocol/hapi-push.md §11 line 37 (fcm-outcomes), on the classifier alone; the loopback tests repeat
 /// the main rows against the fake FCM.
 @Suite("FCM answers to outcomes")
 struct FCMResponseClassifierTests {

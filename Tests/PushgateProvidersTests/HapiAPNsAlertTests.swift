@@ -5,7 +5,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 lines 31–33 at the provider level: the encrypted alert, its headers, and
+/// protocol/hapi-push.md §11 lines 31–33 at the provider level: the encrypted alert, its headers, and
 /// how APNs answers map to sent, dead or failed.
 @Suite("hapi APNs alert", .hangLimit(.minutes(1)))
 struct HapiAPNsAlertTests {

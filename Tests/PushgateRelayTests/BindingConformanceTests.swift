@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateProviders
 import PushgateTestSupport
 
-/// relay-protocol.md §10 lines 5–7, 15, 24 and 25.
+/// protocol/signed-relay.md §10 lines 5–7, 15, 24 and 25.
 @Suite(.hangLimit(.minutes(1))) struct BindingConformanceTests {
     @Test func sendDeliversOnlyBoundTokensAndNeverRevealsAServerId() async throws {
         let harness = try await RelayHarness()

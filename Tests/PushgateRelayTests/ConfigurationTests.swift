@@ -130,7 +130,7 @@ import PushgateTestSupport
     }
 }
 
-/// The `/v1/push` settings of hapi-path.md §7.
+/// The `/v1/push` settings of protocol/hapi-push.md §7.
 @Suite(.hangLimit(.minutes(1))) struct HapiPushConfigurationTests {
     static func temporaryFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hapi-config-\(UUID().uuidString).json").path

@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateTesting
 import PushgateTestSupport
 
-/// orca-gateway.md §12 lines 26–29: coalescing windows on the manual scheduler, summaries seen
+/// protocol/gateway.md §12 lines 26–29: coalescing windows on the manual scheduler, summaries seen
 /// at the fake APNs, and what a failed delivery does (its retries: ``GatewayOutboxTests``).
 @Suite(.hangLimit(.minutes(1))) struct GatewayCoalescingTests {
     /// A host with one session and `count` iOS phones.

@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateTesting
 import PushgateTestSupport
 
-/// orca-gateway.md §12 lines 15–18: registering, listing and deleting phones.
+/// protocol/gateway.md §12 lines 15–18: registering, listing and deleting phones.
 @Suite(.hangLimit(.minutes(1))) struct GatewayDeviceTests {
     // §12 line 15
     @Test func registrationSchemaIsStrict() async throws {

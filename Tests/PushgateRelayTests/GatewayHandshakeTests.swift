@@ -3,7 +3,7 @@ import Testing
 import PushgateCore
 import PushgateTestSupport
 
-/// orca-gateway.md §12 lines 6–14: the challenge and session routes and bearer sessions, over
+/// protocol/gateway.md §12 lines 6–14: the challenge and session routes and bearer sessions, over
 /// loopback against a running relay.
 @Suite(.hangLimit(.minutes(1))) struct GatewayHandshakeTests {
     // §12 line 6

@@ -5,7 +5,7 @@ import PushgateRelay
 import PushgateTesting
 import PushgateTestSupport
 
-/// orca-gateway.md §12 lines 33–35 and the §10.1 settings: the per-IP handshake bucket, the
+/// protocol/gateway.md §12 lines 33–35 and the §10.1 settings: the per-IP handshake bucket, the
 /// body cap, what the logs never hold, and start-up refusals.
 @Suite(.hangLimit(.minutes(1))) struct GatewayLimitTests {
     // §12 line 33, socket peer as the key.

@@ -7,7 +7,7 @@ import PushgateTestSupport
 
 /// The gateway of a relay on PostgreSQL (`DATABASE_URL`): the whole flow end to end against the
 /// fake APNs, hashed storage, and two relays on one database keeping the device cap and the
-/// send quota exact (orca-gateway.md §12 lines 17 and 24).
+/// send quota exact (protocol/gateway.md §12 lines 17 and 24).
 @Suite(.serialized, .hangLimit(.minutes(1))) struct GatewayPostgreSQLTests {
     /// A relay with the gateway on, its store in the PostgreSQL database at `url`.
     private static func relay(_ url: String) async throws -> GatewayHarness {

@@ -8,7 +8,7 @@ import PushgateTesting
 import Synchronization
 import PushgateTestSupport
 
-/// orca-gateway.md §12 lines 30–32: the provider requests and the dead-token tables.
+/// protocol/gateway.md §12 lines 30–32: the provider requests and the dead-token tables.
 @Suite(.hangLimit(.minutes(1))) struct GatewayProviderTests {
     // §12 line 30
     @Test func apnsRequestIsExactlyAsSpecified() async throws {
@@ -128,7 +128,7 @@ final class RecordingChannel: DeliveryChannel {
     func shutdown() async {}
 }
 
-/// orca-gateway.md §12 lines 31 and 32 (FCM half): the Android lane against the fake FCM.
+/// protocol/gateway.md §12 lines 31 and 32 (FCM half): the Android lane against the fake FCM.
 @Suite(.hangLimit(.minutes(1))) struct GatewayFCMTests {
     static let fcmToken = "fcm-token:" + String(repeating: "Ab_1-", count: 20)
 

@@ -3,7 +3,7 @@ import Testing
 import PushgateCore
 import PushgateTestSupport
 
-/// orca-gateway.md §12 lines 19–25: the send schema, results, quotas and the send-log prune.
+/// protocol/gateway.md §12 lines 19–25: the send schema, results, quotas and the send-log prune.
 @Suite(.hangLimit(.minutes(1))) struct GatewaySendTests {
     // §12 line 19
     @Test func sendSchemaIsStrict() async throws {

@@ -9,7 +9,7 @@ import PushgateTesting
 import Testing
 import PushgateTestSupport
 
-/// hapi-path.md §11 line 38 (relay-server) and the rest of §7 relay side, end to end over
+/// protocol/hapi-push.md §11 line 38 (relay-server) and the rest of §7 relay side, end to end over
 /// loopback: a real relay in front of the fake APNs and the fake FCM.
 @Suite(.hangLimit(.minutes(1))) struct HapiPushConformanceTests {
     // Computed, not stored: LeakSanitizer cannot follow a static JSON value's tagged pointers (docs/architecture.md, "Sanitizers").

@@ -5,7 +5,7 @@ import PushgateProviders
 import PushgateTesting
 import PushgateTestSupport
 
-/// relay-protocol.md §10 lines 25 (kill -9), 27 (SIGTERM) and 28 (invalid configuration),
+/// protocol/signed-relay.md §10 lines 25 (kill -9), 27 (SIGTERM) and 28 (invalid configuration),
 /// against the built `pushgate-relay` binary.
 @Suite(.serialized, .hangLimit(.minutes(1))) struct LifecycleConformanceTests {
     /// A fresh directory under the system temporary directory (removed by the caller's `defer`).

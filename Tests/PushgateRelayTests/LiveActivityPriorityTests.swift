@@ -4,7 +4,7 @@ import PushgateProviders
 import Testing
 import PushgateTestSupport
 
-/// The `priority` extension of `POST /v1/push/live-activity` (relay-protocol.md §5, host.md §6):
+/// The `priority` extension of `POST /v1/push/live-activity` (protocol/signed-relay.md §5, protocol/host-api.md §6):
 /// optional, 5 or 10 (default 10), not signed, and it sets `apns-priority`.
 @Suite(.hangLimit(.minutes(1))) struct LiveActivityPriorityTests {
     /// A signed live-activity body for `token` whose `priority` member is then set to `priority` (nil: absent).

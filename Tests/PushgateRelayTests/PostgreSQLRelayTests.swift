@@ -5,7 +5,7 @@ import PushgateProviders
 import PushgateTesting
 import PushgateTestSupport
 
-/// The relay on PostgreSQL (`DATABASE_URL`, relay-protocol.md §8): durability across `kill -9`,
+/// The relay on PostgreSQL (`DATABASE_URL`, protocol/signed-relay.md §8): durability across `kill -9`,
 /// two relay instances sharing bindings and the replay set (§2), and start-up refusals that
 /// never print the password.
 @Suite(.serialized, .hangLimit(.minutes(1))) struct PostgreSQLRelayTests {

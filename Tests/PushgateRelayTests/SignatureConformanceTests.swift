@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateProviders
 import PushgateTestSupport
 
-/// relay-protocol.md §10 lines 1–4 and 10, over loopback HTTP.
+/// protocol/signed-relay.md §10 lines 1–4 and 10, over loopback HTTP.
 @Suite(.hangLimit(.minutes(1))) struct SignatureConformanceTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/vectors")

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushgateRelay
 
-/// The `/v1/push` buckets (hapi-path.md §7): continuous refill and the 50 000-key bound.
+/// The `/v1/push` buckets (protocol/hapi-push.md §7): continuous refill and the 50 000-key bound.
 @Suite struct TokenBucketLimiterTests {
     @Test func takesUpToCapacityThenRefillsContinuously() {
         let limiter = TokenBucketLimiter(capacity: 30, refillPerMinute: 30)

@@ -4,7 +4,7 @@ import PushgateCore
 import PushgateProviders
 import PushgateTestSupport
 
-/// relay-protocol.md §10 lines 11, 12, 22 and 26.
+/// protocol/signed-relay.md §10 lines 11, 12, 22 and 26.
 @Suite(.hangLimit(.minutes(1))) struct ValidationConformanceTests {
     /// Posts `fields` as a signed send whose signature is valid, so only the schema can fail it.
     static func send(_ harness: RelayHarness, key: P256PrivateKey, mutate: (inout JSONObject) -> Void) async throws -> (Int, String) {

@@ -3,7 +3,7 @@ import PushgateTesting
 import Testing
 @testable import PushgateStore
 
-/// The binding rules (relay-protocol.md §3, §5) and the store's guarantees, checked on every
+/// The binding rules (protocol/signed-relay.md §3, §5) and the store's guarantees, checked on every
 /// ``StoreEngine``.
 @Suite struct BindingStoreContractTests {
     private let t0: Int64 = 1_764_669_600_000

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushgateStore
 
-/// The gateway's storage rules (orca-gateway.md §2, §3, §5, §8) and the store's guarantees,
+/// The gateway's storage rules (protocol/gateway.md §2, §3, §5, §8) and the store's guarantees,
 /// checked on every ``StoreEngine``; the concurrent cases also with two stores (two relay
 /// instances) on one database.
 @Suite struct GatewayStoreContractTests {

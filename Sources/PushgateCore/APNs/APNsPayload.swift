@@ -1,6 +1,6 @@
 /// Builders for the JSON bodies sent to APNs.
 ///
-/// - Important: shapes from relay-protocol.md §4 (alert) and §5 (Live Activity); a body over
+/// - Important: shapes from protocol/signed-relay.md §4 (alert) and §5 (Live Activity); a body over
 ///   ``maxBytes`` is refused before anything is sent.
 public enum APNsPayload {
     /// The largest payload APNs accepts for alert and Live Activity pushes.

@@ -1,6 +1,6 @@
 /// ECDSA P-256 signatures in IEEE P1363 form (`r ‖ s`, 64 bytes), the form used on the wire.
 ///
-/// - Important: relay-protocol.md §1 — `sig` is exactly 86 chars of unpadded base64url
+/// - Important: protocol/signed-relay.md §1 — `sig` is exactly 86 chars of unpadded base64url
 ///   decoding to 64 bytes; DER, padding and the standard alphabet are rejected.
 public enum P1363Signature {
     /// Signature length in bytes.
@@ -20,7 +20,7 @@ public enum P1363Signature {
     /// Both forms verify; replay keys use this one so a flipped-`s` twin is the same request.
     /// Signatures with `s` out of range (0 or ≥ n, never valid) are returned unchanged.
     ///
-    /// - Important: relay-protocol.md §2 (replay key uses `r‖low-S(s)`).
+    /// - Important: protocol/signed-relay.md §2 (replay key uses `r‖low-S(s)`).
     public static func lowS(_ signature: [UInt8]) -> [UInt8] {
         precondition(signature.count == size, "a P1363 signature is \(size) bytes")
         let s = Array(signature[P256Curve.fieldSize...])

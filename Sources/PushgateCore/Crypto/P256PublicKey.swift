@@ -8,7 +8,7 @@ import Synchronization
 /// cached instance can verify concurrently. A key that verifies often may get its own
 /// precomputed table (``P256TableBudget``), set once and only read after.
 ///
-/// - Important: relay-protocol.md §1 — the JWK has exactly `kty`, `crv`, `x`, `y`; `serverId`
+/// - Important: protocol/signed-relay.md §1 — the JWK has exactly `kty`, `crv`, `x`, `y`; `serverId`
 ///   hashes `{"crv":"P-256","kty":"EC","x":…,"y":…}` in that order.
 public final class P256PublicKey: Sendable {
     /// The x coordinate, canonical unpadded base64url of 32 bytes.

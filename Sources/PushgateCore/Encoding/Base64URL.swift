@@ -1,6 +1,6 @@
 /// Unpadded base64url (RFC 4648 §5), strict and canonical, as used in JWKs, JWTs and `sig`.
 ///
-/// - Important: relay-protocol.md §1 — keys and signatures must be canonical unpadded base64url.
+/// - Important: protocol/signed-relay.md §1 — keys and signatures must be canonical unpadded base64url.
 public enum Base64URL {
     /// Encodes `bytes` without padding.
     public static func encode(_ bytes: [UInt8]) -> String {

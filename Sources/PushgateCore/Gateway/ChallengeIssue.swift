@@ -1,6 +1,6 @@
 /// A challenge as the gateway mints it: the five-member answer, plus what it keeps.
 ///
-/// - Important: orca-gateway.md §2.1 steps 3–6 — fresh ephemeral key, nonce and secret; the
+/// - Important: protocol/gateway.md §2.1 steps 3–6 — fresh ephemeral key, nonce and secret; the
 ///   expected proof is computed at once and only its hash is kept; the secrets are forgotten.
 public struct ChallengeIssue: Sendable {
     /// How long a challenge may be answered, in milliseconds.

@@ -1,6 +1,6 @@
 /// The sealed part of a challenge: a fixed prefix, the transcript's length and bytes, and the secret.
 ///
-/// - Important: orca-gateway.md §2.4 — `"orca-push-host-challenge/v1" 0x00 ‖ u32be(len) ‖ transcript ‖ secret(32)`.
+/// - Important: protocol/gateway.md §2.4 — `"orca-push-host-challenge/v1" 0x00 ‖ u32be(len) ‖ transcript ‖ secret(32)`.
 public enum ChallengePlaintext {
     /// The 28-byte prefix.
     public static let prefix = Array("orca-push-host-challenge/v1".utf8) + [0]

@@ -1,6 +1,6 @@
 /// The ten fields a gateway binds into a host challenge, and their byte encoding.
 ///
-/// - Important: orca-gateway.md §2.3 — each field is `u32be(len(name)) ‖ name ‖ u32be(len(value)) ‖ value`,
+/// - Important: protocol/gateway.md §2.3 — each field is `u32be(len(name)) ‖ name ‖ u32be(len(value)) ‖ value`,
 ///   always in this order; the fixed part is 347 bytes.
 public struct ChallengeTranscript: Sendable, Equatable {
     /// Field 1's value.
@@ -52,7 +52,7 @@ public struct ChallengeTranscript: Sendable, Equatable {
     }
 
     /// Splits an encoded transcript into its fields, in order. `nil` when a length runs past
-    /// the end, bytes are left over, or a name repeats (orca-gateway.md §2.9 check 7).
+    /// the end, bytes are left over, or a name repeats (protocol/gateway.md §2.9 check 7).
     public static func fields(of bytes: [UInt8]) -> [(name: String, value: [UInt8])]? {
         var fields: [(name: String, value: [UInt8])] = []
         var names = Set<String>()

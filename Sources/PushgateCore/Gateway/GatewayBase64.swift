@@ -1,6 +1,6 @@
 /// The gateway protocol's "b64": standard alphabet, `=` padding, canonical.
 ///
-/// - Important: orca-gateway.md §2.7 — a value is accepted only if it decodes to the expected
+/// - Important: protocol/gateway.md §2.7 — a value is accepted only if it decodes to the expected
 ///   number of bytes and re-encodes to the identical text (unused low bits zero).
 public enum GatewayBase64 {
     /// The bytes of canonical b64 `text`; with `byteCount`, exactly that many.

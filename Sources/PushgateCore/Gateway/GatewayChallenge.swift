@@ -1,6 +1,6 @@
 /// The answer to `POST /v1/host/challenge`: exactly five members.
 ///
-/// - Important: orca-gateway.md §2.1 — no other member, the fingerprint is not echoed; hosts
+/// - Important: protocol/gateway.md §2.1 — no other member, the fingerprint is not echoed; hosts
 ///   refuse an answer with an extra member.
 public struct GatewayChallenge: Sendable, Equatable {
     public var challengeId: String

@@ -1,6 +1,6 @@
 /// The public origin a gateway is served at and binds into every challenge.
 ///
-/// - Important: orca-gateway.md §1 — scheme, lowercase host, optional non-default port, no
+/// - Important: protocol/gateway.md §1 — scheme, lowercase host, optional non-default port, no
 ///   path and no trailing slash; `https`, or `http` only on loopback.
 public enum GatewayOrigin {
     /// `nil` when `text` is a canonical origin, else what is wrong with it.

@@ -1,7 +1,7 @@
 /// The host side of the gateway handshake: builds the two requests, checks a challenge the
 /// way an Orca desktop does before it answers, computes the proof, and checks the session answer.
 ///
-/// - Important: orca-gateway.md §2.9 — every check must hold or no proof is returned; byte
+/// - Important: protocol/gateway.md §2.9 — every check must hold or no proof is returned; byte
 ///   comparisons are constant-time; a failure names its check only.
 public struct HostChallengeAnswerer: Sendable {
     /// The host's own clock allowance for timestamps written by the gateway's clock.

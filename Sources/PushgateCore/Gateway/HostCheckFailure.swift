@@ -1,7 +1,7 @@
 /// A check a host makes before answering a challenge or accepting a session failed; it is
 /// named, never shown with values.
 ///
-/// - Important: orca-gateway.md §2.9 — "report a failing check by name only".
+/// - Important: protocol/gateway.md §2.9 — "report a failing check by name only".
 public struct HostCheckFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The check's name, e.g. `box-open` or `gatewayOrigin`.
     public let check: String

@@ -1,6 +1,6 @@
 /// The 16-character id of a gateway host: the first 16 characters of b64url(SHA-256(raw key)).
 ///
-/// - Important: orca-gateway.md §1 — the hash is over the 32 raw key bytes, not their base64 text.
+/// - Important: protocol/gateway.md §1 — the hash is over the 32 raw key bytes, not their base64 text.
 public enum HostFingerprint {
     /// The fingerprint's length in characters.
     public static let length = 16

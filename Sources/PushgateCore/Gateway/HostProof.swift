@@ -1,7 +1,7 @@
 /// The proof a host returns for a challenge, and the digests the gateway stores instead of
 /// proofs and session tokens.
 ///
-/// - Important: orca-gateway.md §2.6 (proof), §2.8 and §8 (only hashes are stored).
+/// - Important: protocol/gateway.md §2.6 (proof), §2.8 and §8 (only hashes are stored).
 public enum HostProof {
     /// The 28-byte MAC prefix `"orca-push-host-proof/v1" 0x00 "ack" 0x00`.
     public static let messagePrefix = Array("orca-push-host-proof/v1".utf8) + [0] + Array("ack".utf8) + [0]

@@ -1,7 +1,7 @@
 /// The iOS collapse id of an encrypted notification: `<type>-<sessionId>`, at most 64 UTF-8
 /// bytes, cut only between Unicode scalars.
 ///
-/// - Important: hapi-path.md §8 "Collapse id" — the host truncates, the relay truncates again,
+/// - Important: protocol/hapi-push.md §8 "Collapse id" — the host truncates, the relay truncates again,
 ///   the direct APNs client uses the same function; an empty result is omitted.
 public enum HapiCollapseId {
     /// The longest collapse id APNs accepts, in UTF-8 bytes.

@@ -4,7 +4,7 @@
 ///
 /// Pure Swift apart from the AES-GCM open of ``HapiEnvelope``: no file, socket or platform API.
 ///
-/// - Important: hapi-path.md §3 receiver rules 1–6, in order; §11 line 8 (device-drop).
+/// - Important: protocol/hapi-push.md §3 receiver rules 1–6, in order; §11 line 8 (device-drop).
 public enum HapiDeviceDecoder {
     /// iOS: `payload` is the notification's whole APNs payload (`userInfo`). The marker is a
     /// top-level `hapi` member; `hapi.v` must be the number 1 and `hapi.e` the envelope.

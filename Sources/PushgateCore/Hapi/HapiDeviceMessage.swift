@@ -1,6 +1,6 @@
 /// What a device makes of one received push on the encrypted path.
 ///
-/// - Important: hapi-path.md §3 "Decryption on the device" — a message with the marker is
+/// - Important: protocol/hapi-push.md §3 "Decryption on the device" — a message with the marker is
 ///   handled only as an encrypted one: either its decrypted payload is shown, or nothing
 ///   derived from it is (no partial plaintext, no fallback to other keys, no error text).
 public enum HapiDeviceMessage: Sendable, Equatable {
@@ -12,7 +12,7 @@ public enum HapiDeviceMessage: Sendable, Equatable {
     case drop(HapiDropReason)
 }
 
-/// Why an encrypted message was dropped: the receiver rule (hapi-path.md §3) it failed.
+/// Why an encrypted message was dropped: the receiver rule (protocol/hapi-push.md §3) it failed.
 public enum HapiDropReason: String, Sendable, Equatable {
     /// Rule 2: `hapi.v` is not the number 1, or `hapi_v` is not the string `"1"` (or the
     /// marker is not shaped as one).

@@ -1,7 +1,7 @@
 /// Envelope v1: AES-256-GCM under the device's `pushKey`, standard base64 of
 /// `nonce ‖ ciphertext ‖ tag`, AAD `hapi-push-v1`.
 ///
-/// - Important: hapi-path.md §3 (layout, receiver rules 4–5) and §4 (the 3200-character cap).
+/// - Important: protocol/hapi-push.md §3 (layout, receiver rules 4–5) and §4 (the 3200-character cap).
 public enum HapiEnvelope {
     /// The associated data, the 12 ASCII bytes `hapi-push-v1`.
     public static let aad = Array("hapi-push-v1".utf8)
@@ -27,7 +27,7 @@ public enum HapiEnvelope {
     }
 
     /// `seal` with a chosen nonce, only so tests reproduce the vectors; production code never
-    /// picks a nonce (hapi-path.md §3).
+    /// picks a nonce (protocol/hapi-push.md §3).
     static func seal(_ plaintext: [UInt8], key: HapiPushKey, nonce: [UInt8]) throws -> String {
         guard fits(plaintextByteCount: plaintext.count) else { throw HapiEnvelopeError(.plaintextTooLarge) }
         let sealed = try AESGCM.seal(key: key.bytes, nonce: nonce, plaintext: plaintext, aad: aad)

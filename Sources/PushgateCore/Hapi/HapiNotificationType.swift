@@ -1,7 +1,7 @@
 /// The `type` of a hapi notification payload. Receivers render an unknown type as a plain
 /// notification, so this is an open set.
 ///
-/// - Important: hapi-path.md §1.
+/// - Important: protocol/hapi-push.md §1.
 public struct HapiNotificationType: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }

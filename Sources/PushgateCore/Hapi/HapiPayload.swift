@@ -1,7 +1,7 @@
 /// The data payload (contract v1) of a native notification on the encrypted path: one flat
 /// object whose values are all strings.
 ///
-/// - Important: hapi-path.md §1 — `requestId`, `severity` and `notifySummary` are left out
+/// - Important: protocol/hapi-push.md §1 — `requestId`, `severity` and `notifySummary` are left out
 ///   when nil or empty; `sessionName` and `url` are written whenever set, even empty;
 ///   `contractVersion` is the string `"1"`.
 public struct HapiPayload: Sendable, Equatable {
@@ -40,7 +40,7 @@ public struct HapiPayload: Sendable, Equatable {
     /// strings, carrying `type`, `sessionId`, `title`, `body` and `contractVersion`. Unknown
     /// members are ignored.
     ///
-    /// - Important: hapi-path.md §3, receiver rule 6.
+    /// - Important: protocol/hapi-push.md §3, receiver rule 6.
     public init(plaintext: [UInt8]) throws(WireFieldError) {
         guard let object = (try? JSONValue.parse(plaintext))?.objectValue else {
             throw WireFieldError(field: "plaintext", problem: "must be a JSON object")
@@ -75,17 +75,17 @@ public struct HapiPayload: Sendable, Equatable {
         return object
     }
 
-    /// The UTF-8 canonical JSON (hapi-path.md §2) that gets encrypted.
+    /// The UTF-8 canonical JSON (protocol/hapi-push.md §2) that gets encrypted.
     public var canonicalPlaintext: [UInt8] { JSONValue.object(json).canonicalBytes() }
 
-    /// The same payload without `notifySummary` (fallback step 2, hapi-path.md §4).
+    /// The same payload without `notifySummary` (fallback step 2, protocol/hapi-push.md §4).
     public var withoutSummary: HapiPayload {
         var copy = self
         copy.notifySummary = nil
         return copy
     }
 
-    /// The minimal fallback (hapi-path.md §4 step 3): `type`, `sessionId` and `requestId`
+    /// The minimal fallback (protocol/hapi-push.md §4 step 3): `type`, `sessionId` and `requestId`
     /// copied, title `HAPI`, body `New activity`, nothing else.
     public var minimal: HapiPayload {
         HapiPayload(type: type, sessionId: sessionId, requestId: requestId, title: "HAPI", body: "New activity")

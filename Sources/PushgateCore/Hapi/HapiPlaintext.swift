@@ -1,6 +1,6 @@
 /// The plaintext a host encrypts for one event, chosen once before the per-device seals.
 ///
-/// - Important: hapi-path.md §4 — the first of full, without summary, minimal whose
+/// - Important: protocol/hapi-push.md §4 — the first of full, without summary, minimal whose
 ///   envelope fits 3200 characters; none fits → nothing is sent. Nothing is ever cut.
 public struct HapiPlaintext: Sendable, Equatable {
     /// Which fallback step produced the plaintext.

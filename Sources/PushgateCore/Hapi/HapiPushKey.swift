@@ -1,6 +1,6 @@
 /// A device's 32-byte AES-256-GCM `pushKey`, as registered on the encrypted path.
 ///
-/// - Important: hapi-path.md §5 — accepted when it is 43 characters of the standard base64
+/// - Important: protocol/hapi-push.md §5 — accepted when it is 43 characters of the standard base64
 ///   alphabet followed by zero, one or two `=` (unpadded accepted, the unused low bits of
 ///   the last character ignored, URL-safe `-` `_` refused); stored as ``storedForm``.
 public struct HapiPushKey: Sendable, Equatable, CustomStringConvertible {

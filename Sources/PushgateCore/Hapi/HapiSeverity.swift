@@ -1,6 +1,6 @@
 /// The `severity` of a hapi notification payload (an open set, like the type).
 ///
-/// - Important: hapi-path.md §1 — `ready` and `input-request` are `info`, `permission-request`
+/// - Important: protocol/hapi-push.md §1 — `ready` and `input-request` are `info`, `permission-request`
 ///   `warning`, `task-notification` `success` or `error`.
 public struct HapiSeverity: RawRepresentable, Hashable, Sendable {
     public let rawValue: String

@@ -1,7 +1,7 @@
 /// Formats numbers exactly as JavaScript's `String(number)` does.
 ///
 /// - Important: signed messages and canonical JSON write numbers this way
-///   (relay-protocol.md §1, hapi-path.md §2 rule 6); `Double.description` is not this format.
+///   (protocol/signed-relay.md §1, protocol/hapi-push.md §2 rule 6); `Double.description` is not this format.
 public enum JSNumber {
     /// The JavaScript text of `value`: shortest round-trip digits, exponent form only at
     /// ≥ 1e21 or < 1e-6, `-0` as `0`. Non-finite values give `NaN`, `Infinity`, `-Infinity`.

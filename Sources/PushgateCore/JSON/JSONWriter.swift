@@ -14,7 +14,7 @@ extension JSONValue {
     /// Canonical JSON: ``serialized()`` with object members sorted by the UTF-16 code units of
     /// their keys at every depth.
     ///
-    /// - Important: hapi-path.md §2 — the plaintext of every envelope is these bytes.
+    /// - Important: protocol/hapi-push.md §2 — the plaintext of every envelope is these bytes.
     public func canonicalized() -> String { String(decoding: canonicalBytes(), as: UTF8.self) }
 
     /// The UTF-8 of ``canonicalized()``.
@@ -80,7 +80,7 @@ struct JSONWriter {
         write(member.value)
     }
 
-    /// A quoted string, escaped as `JSON.stringify` does (hapi-path.md §2 rule 5).
+    /// A quoted string, escaped as `JSON.stringify` does (protocol/hapi-push.md §2 rule 5).
     mutating func write(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text

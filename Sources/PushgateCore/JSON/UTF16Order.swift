@@ -1,7 +1,7 @@
 /// Orders strings by their UTF-16 code units, as JavaScript's default sort does.
 ///
-/// - Important: canonical JSON keys (hapi-path.md §2 rule 1) and the tokens of signed
-///   messages (relay-protocol.md §1) are sorted this way, not in Unicode scalar order.
+/// - Important: canonical JSON keys (protocol/hapi-push.md §2 rule 1) and the tokens of signed
+///   messages (protocol/signed-relay.md §1) are sorted this way, not in Unicode scalar order.
 public enum UTF16Order {
     /// Whether `a` sorts before `b` (a prefix sorts first).
     public static func precedes(_ a: String, _ b: String) -> Bool {

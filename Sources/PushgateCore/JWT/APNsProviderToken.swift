@@ -1,6 +1,6 @@
 /// The ES256 provider authentication token APNs expects as `authorization: bearer <token>`.
 ///
-/// - Important: relay-protocol.md §7 — header `{"alg":"ES256","kid":keyId}`, claims
+/// - Important: protocol/signed-relay.md §7 — header `{"alg":"ES256","kid":keyId}`, claims
 ///   `{"iss":teamId,"iat":seconds}` with `iat` an integer; the signature is P1363 base64url.
 public enum APNsProviderToken {
     /// A token for the `.p8` `key` with Apple's `keyId` and `teamId`, issued at `issuedAt`

@@ -10,7 +10,7 @@ public enum OAuthAssertion {
     /// `{"alg":"RS256","typ":"JWT","kid":private_key_id}` (`kid` only when the account has one),
     /// claims `{"iss":client_email,"scope":scope,"aud":token_uri,"iat":issuedAt,"exp":issuedAt+3600}`.
     ///
-    /// - Important: hapi-path.md §8 step 1 — member order as listed, no `sub` claim.
+    /// - Important: protocol/hapi-push.md §8 step 1 — member order as listed, no `sub` claim.
     public static func make(account: ServiceAccount, issuedAt: Int64, scope: String = firebaseMessagingScope) throws -> String {
         var header = JSONObject([("alg", .string("RS256")), ("typ", .string("JWT"))])
         if let keyId = account.privateKeyId { header["kid"] = .string(keyId) }

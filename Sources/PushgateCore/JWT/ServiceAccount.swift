@@ -1,6 +1,6 @@
 /// A Google service account key file (the JSON from the Cloud console), as used for FCM.
 ///
-/// - Important: hapi-path.md §6 — `client_email`, `private_key` (an RSA PKCS#8 PEM) and
+/// - Important: protocol/hapi-push.md §6 — `client_email`, `private_key` (an RSA PKCS#8 PEM) and
 ///   `project_id` are required and non-blank; `token_uri` and `private_key_id` are optional.
 public struct ServiceAccount: Sendable {
     /// Google's OAuth 2.0 token endpoint, the `token_uri` of an account that names none.

@@ -4,7 +4,7 @@ import Synchronization
 /// A small structured logger: one line per record, `level`, `msg` and key-value metadata.
 ///
 /// - Important: never pass device tokens, signatures, JWTs, key material, titles, bodies or
-///   `data` values (relay-protocol.md §9). Use ``Redact`` for the allowed token and serverId forms.
+///   `data` values (protocol/signed-relay.md §9). Use ``Redact`` for the allowed token and serverId forms.
 public struct Logger: Sendable {
     /// Severity levels, lowest first.
     public enum Level: Int, Sendable, Comparable, CaseIterable {

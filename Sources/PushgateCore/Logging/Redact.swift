@@ -1,6 +1,6 @@
 /// The only forms in which device tokens and host identities may appear in logs.
 ///
-/// - Important: relay-protocol.md §9 — logs never carry a full token or serverId.
+/// - Important: protocol/signed-relay.md §9 — logs never carry a full token or serverId.
 public enum Redact {
     /// The first 8 hex chars of SHA-256 over the token's UTF-8: enough to correlate log lines,
     /// useless for sending.

@@ -1,6 +1,6 @@
 /// The `contentState` of a Live Activity push, validated strictly, items normalised.
 ///
-/// - Important: relay-protocol.md §5 — no other keys, a known status, finite numbers,
+/// - Important: protocol/signed-relay.md §5 — no other keys, a known status, finite numbers,
 ///   `title` ≤ 80 UTF-16 code units, `workingCount` ≥ 0, at most 4 items.
 public struct LiveActivityContentState: Sendable, Equatable {
     /// The longest `title`, in UTF-16 code units; a longer one is refused (items are cut instead).

@@ -1,6 +1,6 @@
 /// One session row inside a Live Activity's content state, in its normalised form.
 ///
-/// - Important: relay-protocol.md §5 — the relay normalises items before verifying:
+/// - Important: protocol/signed-relay.md §5 — the relay normalises items before verifying:
 ///   `sessionId` becomes `sessionID`, a missing title `""`, titles are cut to 80 UTF-16 code
 ///   units, and the JSON keys are `sessionID, title, status, startedAt, endedAt?` in that order.
 public struct LiveActivityItem: Sendable, Equatable {

@@ -1,7 +1,7 @@
 /// The signed part of a `POST /v1/push/live-activity` request: tokens, event, content state
 /// and the optional dismissal and stale dates (seconds since the epoch).
 ///
-/// - Important: relay-protocol.md §5 — `end` requires `contentState.endedAt`; a `start`
+/// - Important: protocol/signed-relay.md §5 — `end` requires `contentState.endedAt`; a `start`
 ///   (extension) names exactly one push-to-start token, and what only a start carries (its
 ///   attributes and alert, ``LiveActivityStart``) is not signed, so not here. Token format,
 ///   `env`, `priority` and the signature members are checked by the relay, not here.

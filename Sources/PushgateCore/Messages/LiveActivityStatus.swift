@@ -1,6 +1,6 @@
 /// The state a Live Activity shows, for the whole activity or one of its items.
 ///
-/// - Important: relay-protocol.md §5 — any other status is refused (400).
+/// - Important: protocol/signed-relay.md §5 — any other status is refused (400).
 public enum LiveActivityStatus: String, Sendable, CaseIterable {
     case working, tool, retry, input, permission, stale, complete, error
 }

@@ -1,6 +1,6 @@
 /// The exact strings a host signs and the relay verifies, per endpoint.
 ///
-/// - Important: relay-protocol.md §1 (table) and §5. Tokens are sorted by UTF-16 code units,
+/// - Important: protocol/signed-relay.md §1 (table) and §5. Tokens are sorted by UTF-16 code units,
 ///   duplicates kept; numbers are written as JavaScript's `String(number)` writes them.
 public enum SignedMessage {
     /// `POST /v1/push/register-token`: `ts.token.platform`.

@@ -1,7 +1,7 @@
 /// Builds the JSON bodies of signed relay requests as a host sends them: the route's fields
 /// plus `publicKeyJwk`, `ts` and `sig` over the route's signed message.
 ///
-/// - Important: messages per relay-protocol.md §1 and §5 (``SignedMessage``).
+/// - Important: messages per protocol/signed-relay.md §1 and §5 (``SignedMessage``).
 public struct RelayRequestSigner: Sendable {
     /// The host's signing key.
     public let key: P256PrivateKey

@@ -3,7 +3,7 @@ import CSodium
 /// NaCl `crypto_box` (Curve25519-XSalsa20-Poly1305) through libsodium: output is the 16-byte
 /// Poly1305 tag followed by the encrypted bytes, with no nonce in front.
 ///
-/// - Important: orca-gateway.md §2.5 — the same construction as tweetnacl's `nacl.box` and
+/// - Important: protocol/gateway.md §2.5 — the same construction as tweetnacl's `nacl.box` and
 ///   libsodium's `crypto_box_easy`; the cipher is libsodium's, never hand-written.
 public enum NaClBox {
     public static let publicKeyBytes = 32

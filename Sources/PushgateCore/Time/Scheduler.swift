@@ -10,7 +10,7 @@ public protocol ScheduledJob: Sendable {
 /// The one timer loop that drives all time-based work (cooldowns, debounces, refresh ticks,
 /// expiry, purges). Jobs run one at a time on the scheduler's serial queue.
 ///
-/// - Important: host.md §7 — tests use ``ManualScheduler`` and never sleep.
+/// - Important: protocol/host-api.md §7 — tests use ``ManualScheduler`` and never sleep.
 public protocol Scheduler: Sendable {
     /// The clock the scheduler reads.
     var clock: any WallClock { get }

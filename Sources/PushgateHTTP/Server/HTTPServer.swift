@@ -11,7 +11,7 @@ import Glibc
 ///
 /// Starts listening in `init`. Shut down with ``stopAccepting()``, then
 /// ``waitForInFlight(timeout:)``, then ``stop()`` (also run by `deinit`).
-/// - Important: relay-protocol.md §2 — routing, the pre-body hook and the body cap all answer
+/// - Important: protocol/signed-relay.md §2 — routing, the pre-body hook and the body cap all answer
 ///   before the body is read.
 public final class HTTPServer: Sendable {
     /// Runs after routing and before the body is read (e.g. a per-IP rate limit); a response

@@ -12,7 +12,7 @@ import Glibc
 /// handler in a task that runs on the calling thread until it first suspends. A handler that
 /// finishes there is answered at once; otherwise the connection is suspended and the task's
 /// completion resumes it so the next callback queues the answer.
-/// - Important: relay-protocol.md §2 — route and method, then the pre-body hook (per-IP rate
+/// - Important: protocol/signed-relay.md §2 — route and method, then the pre-body hook (per-IP rate
 ///   limit), then the body size, each before the body is read.
 final class ServerCore: Sendable {
     /// What the access callback does after one step of a request.

@@ -3,7 +3,7 @@ import COpenSSL
 /// A configured OpenSSL `SSL_CTX`: client (system CAs plus an optional extra CA, peer verification
 /// always on) or server (certificate, key and an ALPN choice).
 ///
-/// - Important: client contexts always verify the peer; there is no bypass (relay-protocol.md §7).
+/// - Important: client contexts always verify the peer; there is no bypass (protocol/signed-relay.md §7).
 // @unchecked Sendable: the SSL_CTX is fully configured in the initialiser and never changed
 // afterwards; OpenSSL allows one configured SSL_CTX to be shared by SSL objects on any thread.
 public final class TLSContext: @unchecked Sendable {

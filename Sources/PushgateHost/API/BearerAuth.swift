@@ -3,7 +3,7 @@ import PushgateHTTP
 
 /// Checks `Authorization: Bearer <accessToken>` on every `/api/*` request, in constant time.
 ///
-/// - Important: host.md §1 — 401 `{"error":"unauthorized"}`.
+/// - Important: protocol/host-api.md §1 — 401 `{"error":"unauthorized"}`.
 struct BearerAuth: Sendable {
     let accessToken: [UInt8]
 

@@ -1,9 +1,9 @@
 import PushgateCore
 import PushgateHTTP
 
-/// The host's HTTP API (host.md §2) on ``HTTPServer``.
+/// The host's HTTP API (protocol/host-api.md §2) on ``HTTPServer``.
 ///
-/// - Important: host.md §2 — bearer auth on `/api/*`, 400 `invalid_request` with the field,
+/// - Important: protocol/host-api.md §2 — bearer auth on `/api/*`, 400 `invalid_request` with the field,
 ///   413 over 64 KiB, 404 for unknown paths; nothing a phone sends is logged. A known path asked
 ///   with another method is 405 with `allow`, from the router (docs/host.md "API").
 public final class HostAPI: Sendable {

@@ -3,7 +3,7 @@ import PushgateCore
 /// Sends one event to every registered alert token: badge, composition, registration,
 /// batches, and local clean-up of dead tokens.
 ///
-/// - Important: host.md §4 and §5 — each push adds its tag to the persisted badge set and
+/// - Important: protocol/host-api.md §4 and §5 — each push adds its tag to the persisted badge set and
 ///   carries the set's size; a failed batch does not stop the others; `drop` deletes locally.
 public final class AlertDispatcher: Sendable {
     private let store: HostStore

@@ -4,7 +4,7 @@ import PushgateProviders
 /// Delivers alerts straight to APNs with the operator's own key, with the payload the relay
 /// would build.
 ///
-/// - Important: host.md §5 — same JWT, HTTP/2 and dead-token rules as the relay (relay-protocol.md §4, §7).
+/// - Important: protocol/host-api.md §5 — same JWT, HTTP/2 and dead-token rules as the relay (protocol/signed-relay.md §4, §7).
 public struct DirectAPNsTransport: AlertTransport {
     /// The most pushes in flight at once.
     static let concurrency = 16

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// What became of one event: the answer of `POST /api/events`.
 ///
-/// - Important: host.md §5 — `nativeDelivered` is true only when at least one native send was
+/// - Important: protocol/host-api.md §5 — `nativeDelivered` is true only when at least one native send was
 ///   accepted; the hub uses it to skip its Web Push for the same event.
 public struct DispatchResult: Sendable, Equatable {
     /// Why an event produced no push; `visible`: a desktop shows its session (docs/host.md,

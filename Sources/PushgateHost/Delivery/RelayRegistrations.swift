@@ -4,7 +4,7 @@ import PushgateProviders
 /// Binds tokens of one kind to this host on the signed relay, with the host's registration
 /// cache, and repairs bindings the relay lost; shared by the alert and the Live Activity transports.
 ///
-/// - Important: host.md §5 — registrations are cached by (relay URL, token, kind), run at most
+/// - Important: protocol/host-api.md §5 — registrations are cached by (relay URL, token, kind), run at most
 ///   16 at a time, and a token whose registration failed is skipped and retried next time; a
 ///   registration older than ``refreshAfterMs`` is made again before the token's next push; a
 ///   `not_bound` row is repaired at once, at most once per token per 10 minutes

@@ -1,7 +1,7 @@
 import PushgateCore
 import Synchronization
 
-/// How the iOS transport has been doing, for `GET /api/status` (host.md §2: "transports and
+/// How the iOS transport has been doing, for `GET /api/status` (protocol/host-api.md §2: "transports and
 /// their health").
 ///
 /// A delivery round counts as a success when any token was accepted, and as a failure when

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Per-session cooldown and debounce in front of the dispatcher, driven by the scheduler.
 ///
-/// - Important: host.md §3 and §7 — `ready` at most once per 5 s per session; `question` and
+/// - Important: protocol/host-api.md §3 and §7 — `ready` at most once per 5 s per session; `question` and
 ///   `permission` debounced 500 ms per session and type, the last event of the window is sent.
 public final class EventGate: Sendable {
     /// What to do with a submitted event.

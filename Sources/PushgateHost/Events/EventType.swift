@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The kind of thing that happened in a session; the wire name is the raw value.
 ///
-/// - Important: host.md §3 — an unknown type is treated as `update`.
+/// - Important: protocol/host-api.md §3 — an unknown type is treated as `update`.
 public enum EventType: String, Sendable, CaseIterable {
     case ready, error, question, permission
     case goalComplete = "goal_complete", goalBlocked = "goal_blocked", goalBudget = "goal_budget"

@@ -3,8 +3,8 @@ import PushgateCore
 /// One event from the agent hub (`POST /api/events`).
 ///
 /// `title`, `body`, `notifySummary` and `severity` are accepted but never cross the
-/// content-free path (host.md §5). `agent`, `agentText`, `pendingRequests` and `task` feed the
-/// encrypted path's real text (hapi-path.md §9).
+/// content-free path (protocol/host-api.md §5). `agent`, `agentText`, `pendingRequests` and `task` feed the
+/// encrypted path's real text (protocol/hapi-push.md §9).
 public struct HostEvent: Sendable, Equatable {
     /// The hub's `eventId`, or one the host made (``EventId``).
     public var eventId: String

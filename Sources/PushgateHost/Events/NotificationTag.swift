@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The tag of an event: its banner identity, `collapseId` and APNs `thread-id`.
 ///
-/// - Important: host.md §3 — a tag over 64 UTF-8 bytes becomes `h-` + the first 40 hex
+/// - Important: protocol/host-api.md §3 — a tag over 64 UTF-8 bytes becomes `h-` + the first 40 hex
 ///   chars of its SHA-256: never cut mid-character, never empty.
 public enum NotificationTag {
     /// The longest tag sent as is, in UTF-8 bytes.

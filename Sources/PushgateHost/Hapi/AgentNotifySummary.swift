@@ -3,7 +3,7 @@ import PushgateCore
 /// The `AGENT_NOTIFY_SUMMARY {…}` footer an agent may end its message with, and the
 /// `notifySummary` text built from it.
 ///
-/// - Important: hapi-path.md §9 (`ready`) — only the last non-blank line is searched; a marker
+/// - Important: protocol/hapi-push.md §9 (`ready`) — only the last non-blank line is searched; a marker
 ///   mentioned in prose (text before it, white space just before it) is skipped; the
 ///   `notifySummary` members keep the order `version, summary, action, status, agent, project`
 ///   and are not sorted.

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The body of `POST /api/devices/register`, validated in the spec's order.
 ///
-/// - Important: hapi-path.md §5 — `token` (non-empty string), `platform` (`phone`, `wear`,
+/// - Important: protocol/hapi-push.md §5 — `token` (non-empty string), `platform` (`phone`, `wear`,
 ///   `ios`), `deviceId` (1–128 UTF-16 code units), `pushKey` (required for `ios`, validated
 ///   whenever present for `phone`, ignored for `wear`); the first failure names its field and
 ///   never echoes the value; unknown members (e.g. `language`) are ignored.

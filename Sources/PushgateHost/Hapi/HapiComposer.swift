@@ -3,7 +3,7 @@ import PushgateCore
 /// Turns a host event into the readable payload of the encrypted path, or `nil` when the
 /// event has no hapi notification.
 ///
-/// - Important: hapi-path.md §9 — `ready` → `ready`; `permission` / `question` → the first
+/// - Important: protocol/hapi-push.md §9 — `ready` → `ready`; `permission` / `question` → the first
 ///   pending request as `permission-request` or `input-request` (nothing when none is
 ///   pending, Pushgate decision); `task_complete` / `task_error` with a summary →
 ///   `task-notification`. Other event types have no hapi counterpart.
@@ -42,7 +42,7 @@ public enum HapiComposer {
 
 /// The session labels every payload uses.
 ///
-/// - Important: hapi-path.md §9 helpers — `sessionName` is the first non-empty of the name and
+/// - Important: protocol/hapi-push.md §9 helpers — `sessionName` is the first non-empty of the name and
 ///   the first 8 characters of the id (the host gets no summary or path); `agent` falls back to
 ///   `Agent`; `url` is `/sessions/<sessionId>`.
 struct HapiSession {

@@ -1,6 +1,6 @@
 /// The kind of device a hapi registration is for.
 ///
-/// - Important: hapi-path.md §5 — exactly `phone` (Android phone), `wear` (Wear OS) or `ios`.
+/// - Important: protocol/hapi-push.md §5 — exactly `phone` (Android phone), `wear` (Wear OS) or `ios`.
 public enum HapiDevicePlatform: String, Sendable, CaseIterable {
     case phone, wear, ios
 }

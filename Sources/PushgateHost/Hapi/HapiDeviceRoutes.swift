@@ -3,7 +3,7 @@ import PushgateHTTP
 
 /// `POST` and `DELETE /api/devices/register`: the hapi device registry behind the host API.
 ///
-/// - Important: hapi-path.md §5 — a Pushgate host has one access token and so one namespace,
+/// - Important: protocol/hapi-push.md §5 — a Pushgate host has one access token and so one namespace,
 ///   `default`; 200 `{"ok":true}` also when push is off or nothing matched; the key is never
 ///   logged and the token only as a short hash.
 enum HapiDeviceRoutes {

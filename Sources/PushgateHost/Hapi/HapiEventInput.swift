@@ -3,7 +3,7 @@ import PushgateCore
 /// One request a session waits on (a tool call to approve, or a question), as the hub lists it
 /// in `pendingRequests`, in the order the requests were added.
 ///
-/// - Important: hapi-path.md §9 (`permission-request`) — the first request of the list is the
+/// - Important: protocol/hapi-push.md §9 (`permission-request`) — the first request of the list is the
 ///   one notified; its tool decides between `permission-request` and `input-request`.
 public struct PendingRequest: Sendable, Equatable {
     public var id: String
@@ -31,7 +31,7 @@ public struct PendingRequest: Sendable, Equatable {
 
 /// A finished background task of the agent (`task` on `task_complete` / `task_error`).
 ///
-/// - Important: hapi-path.md §9 (`task-notification`) — sent only with a non-empty trimmed summary.
+/// - Important: protocol/hapi-push.md §9 (`task-notification`) — sent only with a non-empty trimmed summary.
 public struct TaskReport: Sendable, Equatable {
     public var summary: String
     /// The task's status, e.g. `completed`, `failed`, `killed`; nil when the hub gave none.

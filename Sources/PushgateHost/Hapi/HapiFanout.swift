@@ -4,7 +4,7 @@ import PushgateProviders
 /// Sends one event's payload to every hapi device of a namespace: Android first, then iOS,
 /// each finishing before the next starts.
 ///
-/// - Important: hapi-path.md §6 (fan-out) and §4 — Android relay targets `phone` rows (no
+/// - Important: protocol/hapi-push.md §6 (fan-out) and §4 — Android relay targets `phone` rows (no
 ///   usable key → failed, kept; `wear` skipped), direct FCM targets `phone` and `wear`; iOS
 ///   targets `ios` rows, and a row without a 32-byte key is dead and deleted unsent. The
 ///   plaintext is chosen once per event, then every device gets its own envelope (own key,

@@ -3,7 +3,7 @@ import PushgateProviders
 
 /// Which transport each platform uses on the encrypted path, and why a platform is off.
 ///
-/// - Important: hapi-path.md §6 (modes) — iOS `relay | apns | off`; Android `auto` (direct
+/// - Important: protocol/hapi-push.md §6 (modes) — iOS `relay | apns | off`; Android `auto` (direct
 ///   FCM when `fcmServiceAccountPath` is set, else relay), `relay`, `fcm`, `off`, anything
 ///   else off. Direct FCM needs a loadable service account or Android is off: it never falls
 ///   back to the relay. A relay URL that is not http(s) turns the relay transports off.

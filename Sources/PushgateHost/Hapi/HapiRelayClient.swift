@@ -6,7 +6,7 @@ import Synchronization
 /// The host's client for `POST {pushRelayUrl}/v1/push`, hapi's relay protocol: one envelope
 /// for one device per request, no authentication.
 ///
-/// - Important: hapi-path.md §7 (host side) — URL = base without trailing `/` + `/v1/push`;
+/// - Important: protocol/hapi-push.md §7 (host side) — URL = base without trailing `/` + `/v1/push`;
 ///   `Content-Type: application/json` and no auth header; 10 s for the whole request;
 ///   200 with `ok === true` → sent, 410 with `ok === false` and `code === "unregistered"` →
 ///   dead, anything else (other statuses, non-JSON bodies, network errors, timeouts) → failed,
@@ -49,7 +49,7 @@ public final class HapiRelayClient: Sendable {
     }
 
     /// The request URL for a relay base URL (trailing `/` removed; a signed-relay `…/v1/push/send`
-    /// URL is accepted too, as host.md §5 allows for the same setting).
+    /// URL is accepted too, as protocol/host-api.md §5 allows for the same setting).
     public static func pushURL(base: String) -> String {
         var base = base
         while base.hasSuffix("/") { base.removeLast() }

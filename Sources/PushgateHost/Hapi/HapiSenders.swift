@@ -32,7 +32,7 @@ struct HapiRelayLane: HapiEnvelopeSender {
 /// `apns` mode: the host's own APNs key sends the envelope in the placeholder alert, hapi's
 /// alert as it is (no interruption level).
 ///
-/// - Important: hapi-path.md §8 — the same alert, headers and dead-token rules as the relay's
+/// - Important: protocol/hapi-push.md §8 — the same alert, headers and dead-token rules as the relay's
 ///   iOS lane; the collapse id truncated by ``HapiCollapseId``.
 struct HapiAPNsLane: HapiEnvelopeSender {
     let client: APNsClient
@@ -56,7 +56,7 @@ struct HapiAPNsLane: HapiEnvelopeSender {
 
 /// Direct FCM: the operator's own Firebase project receives the readable payload as `data`.
 ///
-/// - Important: hapi-path.md §8 (direct message) — data only, `HIGH` priority, `direct_boot_ok`
+/// - Important: protocol/hapi-push.md §8 (direct message) — data only, `HIGH` priority, `direct_boot_ok`
 ///   for `wear` rows; no envelope, so the 3200-character cap does not apply.
 struct HapiFCMLane: HapiDataSender {
     let client: FCMClient

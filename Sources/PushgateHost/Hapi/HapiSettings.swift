@@ -4,7 +4,7 @@ import PushgateProviders
 
 /// The encrypted path's settings as resolved from env, settings.json and defaults.
 ///
-/// - Important: hapi-path.md §6 (settings table) — `androidPushMode` default `auto`,
+/// - Important: protocol/hapi-push.md §6 (settings table) — `androidPushMode` default `auto`,
 ///   `pushRelayUrl` default `https://push.hapi.run`, `apnsEnv` `sandbox` or else production.
 public struct HapiSettings: Sendable, Equatable {
     /// hapi's public relay, which holds the credentials of hapi's published apps.

@@ -1,7 +1,7 @@
-/// The text helpers of hapi-path.md §9: lengths, `clip`, `cut`, `clipQ`, `oneLine`, `short`;
+/// The text helpers of protocol/hapi-push.md §9: lengths, `clip`, `cut`, `clipQ`, `oneLine`, `short`;
 /// and `clipBytes`, which the content-free alerts' bodies share.
 ///
-/// - Important: hapi-path.md §9 — counts are UTF-16 code units (`len16`) or Unicode scalars
+/// - Important: protocol/hapi-push.md §9 — counts are UTF-16 code units (`len16`) or Unicode scalars
 ///   (`scalars`), as hapi counts them, but every cut falls on a grapheme-cluster boundary, so
 ///   an emoji or a combined character is never split (Pushgate decision).
 enum HapiText {

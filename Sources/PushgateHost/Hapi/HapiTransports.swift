@@ -5,7 +5,7 @@ import PushgateProviders
 /// The encrypted path's transports as the settings select them: the clients they need and
 /// the fan-out over them.
 ///
-/// - Important: hapi-path.md §6 — both relay lanes share one relay client (`pushRelayUrl`);
+/// - Important: protocol/hapi-push.md §6 — both relay lanes share one relay client (`pushRelayUrl`);
 ///   `apns` mode shares the host's APNs client; direct FCM gets a 10 s deadline (§8); the
 ///   resolved mode of each platform, and why a platform is off, are logged at start-up.
 final class HapiTransports: Sendable {

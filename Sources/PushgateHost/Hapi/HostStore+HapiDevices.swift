@@ -3,7 +3,7 @@ import PushgateStore
 
 /// The hapi device registry in `host.sqlite`.
 ///
-/// - Important: hapi-path.md §5 — one register call is one transaction: first every row in
+/// - Important: protocol/hapi-push.md §5 — one register call is one transaction: first every row in
 ///   any namespace holding the token under another `(namespace, device_id, platform)` is
 ///   deleted, then the row is inserted or its token, key and `updated_at` replaced
 ///   (`created_at` kept). Registrations and unregistrations the API acknowledges are fsynced

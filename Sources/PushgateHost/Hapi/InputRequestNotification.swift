@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The `input-request` payload: the agent asks the user a question.
 ///
-/// - Important: hapi-path.md §9 (input-request variant) — for the question tools only (one
+/// - Important: protocol/hapi-push.md §9 (input-request variant) — for the question tools only (one
 ///   leading `functions.` removed); title `<agent> needs your input`, severity `info`, the
 ///   request id for correlation only; body within 280 scalars including the session line.
 enum InputRequestNotification {

@@ -4,7 +4,7 @@ import Synchronization
 /// The trailing debounce of permission notifications, driven by the pending-request list each
 /// `permission` or `question` event carries.
 ///
-/// - Important: hapi-path.md §9 (`permission-request`) — the list's ids are compared with the
+/// - Important: protocol/hapi-push.md §9 (`permission-request`) — the list's ids are compared with the
 ///   ids known from the previous update and replace them; a new id (re)starts the session's
 ///   500 ms timer; when it fires, the newest list's first request is notified. An empty list
 ///   cancels the timer and sends nothing (issue item 0), as does a list with no request left

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The `permission-request` payload: the agent waits for approval of a tool call.
 ///
-/// - Important: hapi-path.md §9 (`permission-request`) — title `Permission Request`, severity
+/// - Important: protocol/hapi-push.md §9 (`permission-request`) — title `Permission Request`, severity
 ///   `warning`, the request id; body = glance line, `Session: <name>` when it differs, and the
 ///   detailed description, joined by `\n`, with no overall limit (§4 protects the envelope).
 enum PermissionNotification {

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The `ready` payload: the agent finished its turn and waits for input.
 ///
-/// - Important: hapi-path.md §9 (`ready`) — no agent text → `Ready for input`; a footer with a
+/// - Important: protocol/hapi-push.md §9 (`ready`) — no agent text → `Ready for input`; a footer with a
 ///   summary → title `<agent> - <sessionName>`, body summary line and `-> action` line, and
 ///   `notifySummary`; other text → the clipped text. Severity `info`.
 enum ReadyNotification {

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The `task-notification` payload: a background task of the agent finished.
 ///
-/// - Important: hapi-path.md §9 (`task-notification`) — failed when the status is `failed`,
+/// - Important: protocol/hapi-push.md §9 (`task-notification`) — failed when the status is `failed`,
 ///   `error`, `killed` or `aborted` (any case); body `<agent> · <sessionName> · <summary>`;
 ///   no cooldown and no request id.
 enum TaskNotification {

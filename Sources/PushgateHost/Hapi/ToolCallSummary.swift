@@ -3,7 +3,7 @@ import PushgateCore
 
 /// The `compact` and `detailed` descriptions of a tool call, from its arguments.
 ///
-/// - Important: hapi-path.md §9 (`permission-request`, tool table) — both are `""` when the
+/// - Important: protocol/hapi-push.md §9 (`permission-request`, tool table) — both are `""` when the
 ///   arguments are not an object; `file` is `file_path`, else `path`; `n` is 120.
 struct ToolCallSummary: Equatable {
     /// The `n` of the `detailed` cuts.

@@ -19,7 +19,7 @@ public protocol WebFallbackChannel: Sendable {
 
 /// The Web Push suppression gate that runs after the native transports of one dispatch.
 ///
-/// - Important: hapi-path.md §10 — `nativeDelivered` (true when at least one native send of
+/// - Important: protocol/hapi-push.md §10 — `nativeDelivered` (true when at least one native send of
 ///   this dispatch was sent) suppresses both the toast and Web Push; otherwise a toast that
 ///   reached a client stops there, else Web Push is sent. The flag is never cached across
 ///   events; with debug logging the branch taken is logged.

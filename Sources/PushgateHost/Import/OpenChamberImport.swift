@@ -2,7 +2,7 @@ import PushgateCore
 
 /// Reads an OpenChamber `apns-tokens.json` into the host store.
 ///
-/// - Important: host.md §8 — version 1 (`tokensBySession`) and version 2 (plus
+/// - Important: protocol/host-api.md §8 — version 1 (`tokensBySession`) and version 2 (plus
 ///   `liveActivityTokensBySession`, `liveActivityEventVersions`); other versions are refused.
 ///   An alert entry is a token string or an object with `deviceToken` (OpenChamber's name) or
 ///   `token`, and optional `platform`, `locale`, `environment`, `client`, `createdAt`,

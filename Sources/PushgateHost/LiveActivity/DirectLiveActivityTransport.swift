@@ -4,9 +4,9 @@ import PushgateProviders
 /// Delivers Live Activity pushes straight to APNs with the operator's own key, with the
 /// payload and headers the relay would send.
 ///
-/// - Important: relay-protocol.md §5 — `{"aps":{timestamp, event, content-state,
+/// - Important: protocol/signed-relay.md §5 — `{"aps":{timestamp, event, content-state,
 ///   dismissal-date | stale-date}}` (a start adds its attributes and alert), topic
-///   `<bundleId>.push-type.liveactivity`, push type `liveactivity`, `apns-priority` 5 or 10 (host.md §6).
+///   `<bundleId>.push-type.liveactivity`, push type `liveactivity`, `apns-priority` 5 or 10 (protocol/host-api.md §6).
 public struct DirectLiveActivityTransport: LiveActivityTransport {
     public var name: String { "apns" }
     private let client: APNsClient

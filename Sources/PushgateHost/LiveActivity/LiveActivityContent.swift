@@ -3,7 +3,7 @@ import PushgateCore
 /// What one token's activity should show after a change: the event, the rows, and the APNs
 /// priority; turned into the relay's push for every token that shows the same.
 ///
-/// - Important: host.md §6 — `end` when no row is working any more, else `update`;
+/// - Important: protocol/host-api.md §6 — `end` when no row is working any more, else `update`;
 ///   `contentState.status` is the first working row's status, else the terminal status;
 ///   `dismissalDate` = floor(now s) + 900 (`complete`) or + 3600 (`error`) on `end` only,
 ///   `staleDate` = floor(updatedAt) + 1200 on `update` only, both integers; priority 10 for

@@ -6,7 +6,7 @@ import Synchronization
 /// as one of a series of ordered jobs, so two pushes never start from the same rows; relay calls that change
 /// no rows (registration, unregistration) run beside it.
 ///
-/// - Important: host.md §6 — one token per (client, activity), the old one unregistered; at
+/// - Important: protocol/host-api.md §6 — one token per (client, activity), the old one unregistered; at
 ///   most 8 per client; 24 h expiry; `eventVersion` persisted per session and for `live`;
 ///   removal after an accepted `end`, the token kept after a failed one, `drop` removes it.
 ///   §7 — the refresh tick and the expiry sweep run on the scheduler; overlapping ticks are
@@ -159,7 +159,7 @@ public final class LiveActivityEngine: Sendable {
     /// session that turns busy (unknown or settled before) starts an activity on every device
     /// that has a push-to-start token and shows none.
     ///
-    /// - Important: host.md §6 — independent of notification settings and visibility.
+    /// - Important: protocol/host-api.md §6 — independent of notification settings and visibility.
     public func updateSession(_ update: SessionStateUpdate) async throws -> LiveActivityDelivery {
         let previous = states.withLock { states in
             let known = states[update.sessionId]

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The body of `POST /api/push/live-activity-token`, validated.
 ///
-/// - Important: host.md §2 and §6 — `{token, activityId, sessionId, items?, client?}`; Pushgate
+/// - Important: protocol/host-api.md §2 and §6 — `{token, activityId, sessionId, items?, client?}`; Pushgate
 ///   also takes `environment` (`production`, the default, or `sandbox`), as for alert tokens.
 public struct LiveActivityRegistration: Sendable, Equatable {
     /// The longest activity id, in UTF-16 code units.

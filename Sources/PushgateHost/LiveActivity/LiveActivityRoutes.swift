@@ -5,7 +5,7 @@ extension HostAPI {
     /// `POST`/`DELETE /api/push/live-activity-token` (an activity's token, or with `kind:"start"`
     /// a push-to-start token) and `PUT /api/sessions/:id/state`.
     ///
-    /// - Important: host.md §2 and §6 — only the client that registered a token may replace or
+    /// - Important: protocol/host-api.md §2 and §6 — only the client that registered a token may replace or
     ///   delete it (403 `{"error":"forbidden"}`); deleting an unknown token answers 200.
     static func addLiveActivityRoutes(to router: inout Router, _ engine: LiveActivityEngine, clock: any WallClock, logger: Logger) {
         let forbidden = APIResponse.json(403, .object(JSONObject([("error", "forbidden")])))

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// How a token's rows follow session states, session ends and attention events.
 ///
-/// - Important: host.md §6 — a row with no known state is kept as is; `busy` keeps
+/// - Important: protocol/host-api.md §6 — a row with no known state is kept as is; `busy` keeps
 ///   `permission`/`input`/`tool`, otherwise `working` (`stale` → `working`); `retry` → `retry`;
 ///   `idle` → `complete` with `endedAt` (now if none); `error` → `error`; visible busy or retry
 ///   sessions not yet shown are added; at most 4 rows, working rows first, then settled rows by

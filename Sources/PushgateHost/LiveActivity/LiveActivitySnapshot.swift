@@ -2,9 +2,9 @@ import PushgateCore
 
 /// The rows a Live Activity token shows (its snapshot), to and from JSON.
 ///
-/// - Important: host.md §6 — each token keeps `{sessionId, title, status, startedAt, endedAt?}`
+/// - Important: protocol/host-api.md §6 — each token keeps `{sessionId, title, status, startedAt, endedAt?}`
 ///   rows, at most 4; they are stored and sent in the relay's normalised item form
-///   (relay-protocol.md §5: `sessionID`, a title cut to 80 UTF-16 code units).
+///   (protocol/signed-relay.md §5: `sessionID`, a title cut to 80 UTF-16 code units).
 enum LiveActivitySnapshot {
     /// The most rows a snapshot holds.
     static let maxRows = LiveActivityContentState.maxItems

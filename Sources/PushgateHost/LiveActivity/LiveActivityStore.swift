@@ -9,7 +9,7 @@ import PushgateStore
 /// to `live_activity_tokens` from any connection (`import-openchamber` included): a call that
 /// finds the revision unchanged costs that one read.
 ///
-/// - Important: host.md §6 — a refresh tick with no Live Activity tokens costs one store read;
+/// - Important: protocol/host-api.md §6 — a refresh tick with no Live Activity tokens costs one store read;
 ///   §8 — tokens, snapshots and event versions live in `host.sqlite`.
 public actor LiveActivityStore {
     /// What storing a registration did.
@@ -157,7 +157,7 @@ public actor LiveActivityStore {
     /// The next `eventVersion` for a push about `ids`: max(now in ms, each id's previous + 1,
     /// `provided`), stored for every id before it is used.
     ///
-    /// - Important: host.md §6 — persisted per session id and for the aggregate id `live`, so it
+    /// - Important: protocol/host-api.md §6 — persisted per session id and for the aggregate id `live`, so it
     ///   rises across restarts.
     public func nextEventVersion(ids: [String], provided: Int64?, nowMs: Int64) throws -> Int64 {
         try connection.transaction(.immediate) {

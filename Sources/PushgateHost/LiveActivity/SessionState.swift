@@ -2,7 +2,7 @@ import PushgateCore
 
 /// What the hub last said about one session (`PUT /api/sessions/:id/state`).
 ///
-/// - Important: host.md §2 and §6 — `idle`/`error` of a top-level session (no parent, not a
+/// - Important: protocol/host-api.md §2 and §6 — `idle`/`error` of a top-level session (no parent, not a
 ///   system session) settles its Live Activity rows at once; the refresh engine reads every
 ///   state on each tick.
 public struct SessionState: Sendable, Equatable {

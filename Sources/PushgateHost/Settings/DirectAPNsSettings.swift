@@ -46,7 +46,7 @@ public struct DirectAPNsSettings: Sendable {
             productionOrigin: try origin(value(.apnsHostProduction), .apnsHostProduction, APNsConfiguration.appleProduction),
             sandboxOrigin: try origin(value(.apnsHostSandbox), .apnsHostSandbox, APNsConfiguration.appleSandbox),
             extraCAFile: caFile)
-        // hapi-path.md §8: the host in apns mode gives each request 10 s.
+        // protocol/hapi-push.md §8: the host in apns mode gives each request 10 s.
         configuration.http2.requestTimeoutMilliseconds = requestTimeoutMilliseconds
         return DirectAPNsSettings(configuration: configuration, bundleId: bundleId)
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Path helpers for the host home: `~` expansion and the home directory itself.
 ///
-/// - Important: host.md §1 — home `PUSHGATE_HOME` (default `~/.pushgate`), mode 0700; path
+/// - Important: protocol/host-api.md §1 — home `PUSHGATE_HOME` (default `~/.pushgate`), mode 0700; path
 ///   settings may start with `~`.
 public enum HomePath {
     /// `~` or `~/…` expanded against `HOME` from `environment` (else the process's home).

@@ -5,7 +5,7 @@ import PushgateProviders
 
 /// The host's resolved settings: home, identity, access token, listen address and transports.
 ///
-/// - Important: host.md §1 — each value resolves env > settings.json > default; an env value
+/// - Important: protocol/host-api.md §1 — each value resolves env > settings.json > default; an env value
 ///   is written into settings.json once, when its key is absent there, and never overwrites it.
 public struct HostSettings: Sendable {
     /// The default `PUSHGATE_HOST_LISTEN`.
@@ -72,7 +72,7 @@ public struct HostSettings: Sendable {
     /// Prepares the home, creates the identity and access token on first start, persists
     /// first-seen env values, and resolves every setting.
     ///
-    /// - Important: hapi-path.md §6 — a value is the Pushgate variable, else its hapi alias (each
+    /// - Important: protocol/hapi-push.md §6 — a value is the Pushgate variable, else its hapi alias (each
     ///   only when non-blank), else the settings.json string, else the default; values are
     ///   trimmed. A key absent from settings.json gets the env value written once.
     public static func load(environment: [String: String]) throws -> HostSettings {
@@ -266,7 +266,7 @@ public struct HostSettings: Sendable {
     }
 
     /// `PUSHGATE_LIVE_ACTIVITY_REFRESH_INTERVAL_MS`: whole milliseconds, `0` disables the tick;
-    /// unset, invalid or negative → the default (host.md §6).
+    /// unset, invalid or negative → the default (protocol/host-api.md §6).
     static func refreshInterval(_ text: String?) -> Int64 {
         guard let text, let milliseconds = Int64(text.trimmingCharacters(in: .whitespaces)), milliseconds >= 0 else {
             return LiveActivityEngine.defaultRefreshIntervalMs

@@ -4,7 +4,7 @@ import Synchronization
 
 /// `settings.json` in the host home: read whole, changed under one lock, written atomically.
 ///
-/// - Important: host.md §1 and hapi-path.md §6 — writes go to a temporary file (fsync, mode
+/// - Important: protocol/host-api.md §1 and protocol/hapi-push.md §6 — writes go to a temporary file (fsync, mode
 ///   0600) renamed over the old one, one writer at a time: an in-process lock plus an advisory
 ///   lock on `settings.json.lock` for other processes; members the host does not know are kept.
 public final class SettingsFile: Sendable {

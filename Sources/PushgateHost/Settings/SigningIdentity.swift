@@ -3,7 +3,7 @@ import PushgateCore
 /// The host's P-256 signing key as kept in `settings.json`:
 /// `relaySigningKey: {privateJwk, publicJwk}`.
 ///
-/// - Important: host.md §1 — a present but unreadable key stops the host; it never makes a
+/// - Important: protocol/host-api.md §1 — a present but unreadable key stops the host; it never makes a
 ///   new identity silently, because a new `serverId` orphans every binding on the relay.
 public enum SigningIdentity {
     /// The settings member holding the key.

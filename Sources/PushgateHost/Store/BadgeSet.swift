@@ -1,4 +1,4 @@
-/// The badge tag set (host.md §4) held in memory, with the tags added since the last write
+/// The badge tag set (protocol/host-api.md §4) held in memory, with the tags added since the last write
 /// to `badge_tags`: the set answers every event, the table only has to catch up.
 struct BadgeSet {
     /// One tag not yet in `badge_tags`.

@@ -2,7 +2,7 @@ import PushgateStore
 
 /// The numbered schema steps of `host.sqlite`.
 ///
-/// - Important: host.md §8 — schema changes only through new numbered migrations.
+/// - Important: protocol/host-api.md §8 — schema changes only through new numbered migrations.
 enum HostMigrations {
     static let all = [
         Migration(version: 1, sql: """
@@ -34,7 +34,7 @@ enum HostMigrations {
             CREATE TRIGGER live_activity_tokens_deleted AFTER DELETE ON live_activity_tokens
                 BEGIN UPDATE live_activity_revision SET revision = revision + 1 WHERE id = 1; END;
             """),
-        // hapi-path.md §5: one row per (namespace, device_id, platform); push_key is the padded base64 or NULL.
+        // protocol/hapi-push.md §5: one row per (namespace, device_id, platform); push_key is the padded base64 or NULL.
         Migration(version: 4, sql: """
             CREATE TABLE hapi_devices (
                 namespace TEXT NOT NULL, token TEXT NOT NULL, platform TEXT NOT NULL, device_id TEXT NOT NULL,

@@ -8,7 +8,7 @@ import Synchronization
 /// queue, where every statement runs; an event's badge, tokens and registrations are answered
 /// from memory (``StoreMemory``) on the caller's thread.
 ///
-/// - Important: host.md §8 — WAL, busy timeout, numbered migrations; §4 — the badge set is
+/// - Important: protocol/host-api.md §8 — WAL, busy timeout, numbered migrations; §4 — the badge set is
 ///   persisted so a restart keeps the count (a tag that follows a write within
 ///   ``badgeWriteDelayMs`` is written with the others due then; shutdown writes the rest).
 public actor HostStore {

@@ -3,7 +3,7 @@ import PushgateCore
 /// The localized scenario titles and the locale normalisation rules, parsed from
 /// `notification-titles.json`, whose text is compiled in (`NotificationTitles+Table.swift`).
 ///
-/// - Important: host.md §5 — rules are data: lowercase, `_` → `-`, first matching rule wins,
+/// - Important: protocol/host-api.md §5 — rules are data: lowercase, `_` → `-`, first matching rule wins,
 ///   no match (or no locale) → the default locale.
 public struct NotificationTitles: Sendable {
     private struct Rule: Sendable {

@@ -4,7 +4,7 @@ import PushgateHTTP
 /// Sends pushes to APNs over long-lived HTTP/2 connections with a shared ES256 provider token,
 /// and reports one ``APNsOutcome`` per push.
 ///
-/// - Important: relay-protocol.md §7 — HTTP/2 + ALPN h2, connection reuse, GOAWAY and PING
+/// - Important: protocol/signed-relay.md §7 — HTTP/2 + ALPN h2, connection reuse, GOAWAY and PING
 ///   handling, one provider token per key renewed after 50 minutes (never twice within 20),
 ///   one renewal and one retry on `ExpiredProviderToken`, a deadline per request.
 public final class APNsClient: Sendable {

@@ -13,7 +13,7 @@ public struct APNsConfiguration: Sendable {
     public var sandboxOrigin: HTTP2Origin
     /// Connection limits and timings; `extraCAFile` adds a trusted CA (for a local fake APNs).
     ///
-    /// - Important: response bodies are read up to 4 KiB (relay-protocol.md §7): the default
+    /// - Important: response bodies are read up to 4 KiB (protocol/signed-relay.md §7): the default
     ///   `maxResponseBodyBytes` here is 4096.
     public var http2: HTTP2ClientConfiguration
 

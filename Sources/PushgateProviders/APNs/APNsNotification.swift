@@ -54,7 +54,7 @@ public struct APNsNotification: Sendable, Equatable {
 
     /// A visible notification for the app `bundleId`.
     ///
-    /// - Important: topic is the bundle id, push type `alert` (relay-protocol.md §4).
+    /// - Important: topic is the bundle id, push type `alert` (protocol/signed-relay.md §4).
     public static func alert(deviceToken: String, bundleId: String, payload: [UInt8], collapseId: String? = nil,
                              priority: Int = 10, expiration: Int64 = 0) throws -> APNsNotification {
         try APNsNotification(deviceToken: deviceToken, topic: bundleId, pushType: .alert, priority: priority,
@@ -63,7 +63,7 @@ public struct APNsNotification: Sendable, Equatable {
 
     /// A Live Activity update or end for the app `bundleId`; Live Activity pushes carry no collapse id.
     ///
-    /// - Important: topic `<bundleId>.push-type.liveactivity`, push type `liveactivity` (relay-protocol.md §5).
+    /// - Important: topic `<bundleId>.push-type.liveactivity`, push type `liveactivity` (protocol/signed-relay.md §5).
     public static func liveActivity(deviceToken: String, bundleId: String, payload: [UInt8], priority: Int = 10,
                                     expiration: Int64 = 0) throws -> APNsNotification {
         try APNsNotification(deviceToken: deviceToken, topic: bundleId + ".push-type.liveactivity", pushType: .liveActivity,

@@ -1,7 +1,7 @@
 /// What became of one push.
 ///
 /// - Important: dead = HTTP 410 or reason `BadDeviceToken`, `Unregistered`, `DeviceTokenNotForTopic`;
-///   everything else that is not a 200 is transient and the token's bindings stay (relay-protocol.md §7).
+///   everything else that is not a 200 is transient and the token's bindings stay (protocol/signed-relay.md §7).
 public enum APNsOutcome: Sendable, Equatable {
     /// APNs accepted the push.
     case delivered

@@ -4,7 +4,7 @@ import Synchronization
 /// The one ES256 provider token of a signing key, shared by every request and connection.
 ///
 /// - Important: renewed once it is 50 minutes old; never two tokens within 20 minutes, even when
-///   APNs answers `ExpiredProviderToken` (relay-protocol.md §7).
+///   APNs answers `ExpiredProviderToken` (protocol/signed-relay.md §7).
 final class APNsProviderTokenCache: Sendable {
     /// A token and when it was made.
     struct Token: Sendable, Equatable {

@@ -4,7 +4,7 @@ import PushgateHTTP
 ///
 /// - Important: `POST /3/device/<token>` with `authorization: bearer <jwt>`, `apns-topic`,
 ///   `apns-push-type`, `apns-priority`, `apns-expiration`, and `apns-collapse-id` only when given
-///   (relay-protocol.md §4, §5, §7).
+///   (protocol/signed-relay.md §4, §5, §7).
 enum APNsRequestBuilder {
     static func request(for notification: APNsNotification, origin: HTTP2Origin, providerToken: String) -> HTTP2Request {
         var headers = [

@@ -13,7 +13,7 @@ enum APNsResponseClassifier {
     /// Reasons that mean the token is gone for good.
     static let deadReasons: Set<String> = ["BadDeviceToken", "Unregistered", "DeviceTokenNotForTopic"]
 
-    /// - Important: dead = 410 or a dead reason; every other failure is transient (relay-protocol.md §7).
+    /// - Important: dead = 410 or a dead reason; every other failure is transient (protocol/signed-relay.md §7).
     static func classify(_ response: HTTP2Response) -> Verdict {
         if response.status == 200 { return .outcome(.delivered) }
         let reason = self.reason(in: response.body)

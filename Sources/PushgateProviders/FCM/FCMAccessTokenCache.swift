@@ -3,7 +3,7 @@ import PushgateCore
 /// The FCM client's access token: reused while more than 60 s of life remain, one shared
 /// exchange for concurrent callers, nothing kept from a failed exchange, dropped on a 401.
 ///
-/// - Important: hapi-path.md §8 step 3.
+/// - Important: protocol/hapi-push.md §8 step 3.
 actor FCMAccessTokenCache {
     /// A token with this little life left (or less) is exchanged again.
     static let refreshMarginMilliseconds: Int64 = 60_000

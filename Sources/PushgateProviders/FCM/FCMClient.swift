@@ -5,7 +5,7 @@ import PushgateHTTP
 /// cached OAuth access token, and each send is classified by the dead-token rules. OAuth and
 /// sends share one HTTP/2 client.
 ///
-/// - Important: hapi-path.md §8 — OAuth flow and caching, `POST /v1/projects/<project_id>/messages:send`
+/// - Important: protocol/hapi-push.md §8 — OAuth flow and caching, `POST /v1/projects/<project_id>/messages:send`
 ///   with `Authorization: Bearer`, dead-token rules A and B, a 401 clears the cached token.
 public final class FCMClient: Sendable {
     /// The project messages are addressed to.

@@ -3,7 +3,7 @@ import PushgateHTTP
 
 /// The service account, endpoints and timing of an ``FCMClient``.
 ///
-/// - Important: hapi-path.md §8 — a relay gives OAuth and send calls its provider deadline
+/// - Important: protocol/hapi-push.md §8 — a relay gives OAuth and send calls its provider deadline
 ///   (default 5 s), a host 10 s.
 public struct FCMConfiguration: Sendable {
     /// Google's FCM HTTP v1 service.

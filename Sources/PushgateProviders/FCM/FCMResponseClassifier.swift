@@ -3,7 +3,7 @@ import PushgateHTTP
 
 /// Reads an FCM HTTP v1 answer by the dead-token rules shared by host and relay.
 ///
-/// - Important: hapi-path.md §8 "Dead-token rules" — dead only for (A) a 404 whose FcmError
+/// - Important: protocol/hapi-push.md §8 "Dead-token rules" — dead only for (A) a 404 whose FcmError
 ///   `errorCode` or `error.status` is `UNREGISTERED`, or (B) a 400 `INVALID_ARGUMENT` that names
 ///   the token (every field violation is `message.token`; or none, FcmError `INVALID_ARGUMENT`
 ///   and the "not a valid FCM registration token" message). Everything else is failed; 429 is a throttle.

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// An OAuth 2.0 access token from the service-account exchange, and when it stops being usable.
 ///
-/// - Important: hapi-path.md §8 steps 2–3 — the answer must be JSON with a non-empty string
+/// - Important: protocol/hapi-push.md §8 steps 2–3 — the answer must be JSON with a non-empty string
 ///   `access_token`; `expires_in` counts when it is a positive finite number, capped at 3600,
 ///   and is 3600 otherwise.
 public struct OAuthAccessToken: Sendable, Equatable, CustomStringConvertible {

@@ -3,7 +3,7 @@ import PushgateCore
 
 /// Loads the service account key file an ``FCMClient`` signs with.
 ///
-/// - Important: hapi-path.md §6 — a missing or blank path, an unreadable file, bad JSON, a
+/// - Important: protocol/hapi-push.md §6 — a missing or blank path, an unreadable file, bad JSON, a
 ///   missing field or a key that is not RSA all fail; the message names the problem and never
 ///   echoes the file's contents.
 public enum ServiceAccountFile {

@@ -4,7 +4,7 @@ import PushgateCore
 /// placeholder, `mutable-content` so the notification service extension decrypts `hapi.e`,
 /// and the headers of the encrypted path. Used by a host in `apns` mode and a relay's ios lane.
 ///
-/// - Important: hapi-path.md §8 "APNs: alert message" — body bytes exactly
+/// - Important: protocol/hapi-push.md §8 "APNs: alert message" — body bytes exactly
 ///   `{"aps":{"mutable-content":1,"alert":{"title":"HAPI","body":"New activity"},"sound":"default"},"hapi":{"v":1,"e":"<envelope>"}}`
 ///   (no `/` escaping), `apns-push-type: alert`, `apns-priority` 10 or 5, `apns-expiration` (hapi: 0),
 ///   `apns-collapse-id` only when non-empty after truncation to 64 bytes. A relay's **extension**

@@ -1,6 +1,6 @@
 /// What became of one encrypted-path send to one device, as a host or relay acts on it.
 ///
-/// - Important: hapi-path.md terms ("Outcome of one send") and the relay mapping of §8:
+/// - Important: protocol/hapi-push.md terms ("Outcome of one send") and the relay mapping of §8:
 ///   `sent` → 200, `dead` → 410, a provider throttle → 429, every other failure → 502.
 public enum HapiPushOutcome: Sendable, Equatable {
     /// The provider accepted the message (not a handset receipt).

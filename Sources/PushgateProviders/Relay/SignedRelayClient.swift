@@ -2,10 +2,10 @@ import Foundation
 import PushgateCore
 import PushgateHTTP
 
-/// A host's client for a signed relay (`relay-protocol.md`): builds, signs and posts requests.
+/// A host's client for a signed relay (`protocol/signed-relay.md`): builds, signs and posts requests.
 ///
 /// - Important: the base URL may also be given as the `…/v1/push/send` URL; the other
-///   endpoints are derived from it (host.md §5).
+///   endpoints are derived from it (protocol/host-api.md §5).
 public final class SignedRelayClient: Sendable {
     /// A transport or protocol failure before any relay answer.
     public struct TransportError: Error, Sendable, CustomStringConvertible {

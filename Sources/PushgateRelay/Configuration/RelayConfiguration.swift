@@ -67,7 +67,7 @@ public struct RelayConfiguration: Sendable {
     /// Accept deliveries without Apple credentials and write them to ``dryRunLog``.
     public var dryRun = false
     public var dryRunLog: String?
-    /// The settings of `POST /v1/push` (hapi-path.md §7).
+    /// The settings of `POST /v1/push` (protocol/hapi-push.md §7).
     public var hapi = HapiPushSettings()
     /// The signed routes' Android tokens (`ANDROID_*`, docs/relay.md "Android tokens"); `nil`
     /// when no service account is set.

@@ -3,7 +3,7 @@ import PushgateProviders
 
 /// The APNs push of one gateway delivery.
 ///
-/// - Important: orca-gateway.md §7.1 — topic `PUSHGATE_GATEWAY_APNS_TOPIC`, push type `alert`,
+/// - Important: protocol/gateway.md §7.1 — topic `PUSHGATE_GATEWAY_APNS_TOPIC`, push type `alert`,
 ///   priority 10, `apns-expiration` = floor(now / 1000) + 14 400, the collapse id always;
 ///   body `{"aps":{"alert":{title,body},"sound":"default","thread-id":<fingerprint>},"orca":{…}}`.
 enum GatewayAPNsRequest {

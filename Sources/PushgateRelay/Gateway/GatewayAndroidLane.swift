@@ -12,7 +12,7 @@ protocol GatewayAndroidLane: Sendable {
 /// FCM through the relay's client for its service account (shared with hapi's Android lane), to
 /// the project `PUSHGATE_GATEWAY_FCM_PROJECT_ID` (the service account's own project).
 ///
-/// - Important: orca-gateway.md §7.2 — the message shape is ``GatewayFCMMessage``'s; a dead
+/// - Important: protocol/gateway.md §7.2 — the message shape is ``GatewayFCMMessage``'s; a dead
 ///   answer (FCM `UNREGISTERED`, or `INVALID_ARGUMENT` naming the token) marks the registration
 ///   dead, everything else a failure that the outbox may try again (``GatewayRetryPolicy``).
 struct GatewayFCMLane: GatewayAndroidLane {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The session token of an `Authorization` header.
 ///
-/// - Important: orca-gateway.md §2.8 — the scheme word `Bearer` in any case, one space, then
+/// - Important: protocol/gateway.md §2.8 — the scheme word `Bearer` in any case, one space, then
 ///   the token (trimmed); missing or empty → `invalid_token`.
 enum GatewayBearer {
     /// Tokens are 43 characters; anything far longer is not worth hashing.

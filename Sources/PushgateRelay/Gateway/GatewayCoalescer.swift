@@ -7,7 +7,7 @@ import Synchronization
 /// sent waits apart from the registration's collecting one, so its retry sends the same push at
 /// its own due time.
 ///
-/// - Important: orca-gateway.md §6 — the first notification opens a window and starts one
+/// - Important: protocol/gateway.md §6 — the first notification opens a window and starts one
 ///   timer; later ones are appended and never extend it; on flush the window is removed before
 ///   delivery, so a notification arriving meanwhile opens a fresh one. Pushgate also keeps every
 ///   queued notification in the outbox table (docs/gateway.md "Coalescing and delivery"):

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The settings of the Orca-compatible gateway routes, from `PUSHGATE_GATEWAY_*`.
 ///
-/// - Important: orca-gateway.md §10.1 — `PUBLIC_URL` enables the routes (a canonical origin,
+/// - Important: protocol/gateway.md §10.1 — `PUBLIC_URL` enables the routes (a canonical origin,
 ///   §1); invalid values stop start-up with a message naming the setting. Pushgate adds
 ///   `PUSHGATE_GATEWAY_ENABLED` to switch the routes off (or to insist they are on).
 public struct GatewayConfiguration: Sendable, Equatable {

@@ -4,7 +4,7 @@ import Synchronization
 /// The gateway's aggregate counters: totals for `/metrics`, and once a minute the change since
 /// the last line as one JSON log line (skipped when nothing changed).
 ///
-/// - Important: orca-gateway.md §10 — counters only; no token, title, body, id, fingerprint or key.
+/// - Important: protocol/gateway.md §10 — counters only; no token, title, body, id, fingerprint or key.
 final class GatewayCounters: Sendable {
     /// Every counter, in the order of §10, then Pushgate's own.
     enum Event: String, CaseIterable, Sendable {

@@ -3,7 +3,7 @@ import PushgateStore
 
 /// What one flushed window sends to one registration.
 ///
-/// - Important: orca-gateway.md §6 — N = 1 keeps the notification's own title, body and
+/// - Important: protocol/gateway.md §6 — N = 1 keeps the notification's own title, body and
 ///   collapse id; N > 1 becomes `Orca` / `"<N> agents need attention"` or `"<N> updates"`
 ///   under `host:<fingerprint>`; the `orca` data is always the latest one's, plus `coalescedCount`.
 struct GatewayDelivery: Sendable, Equatable {

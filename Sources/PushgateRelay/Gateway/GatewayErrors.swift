@@ -1,6 +1,6 @@
 /// The gateway's error codes, as relay errors so they answer through the same response path.
 ///
-/// - Important: orca-gateway.md §1.1 — bodies are exactly `{"error":"<code>"}`; 500 never carries details.
+/// - Important: protocol/gateway.md §1.1 — bodies are exactly `{"error":"<code>"}`; 500 never carries details.
 extension RelayError {
     static let invalidChallenge = RelayError(status: 401, code: "invalid_challenge")
     static let invalidProof = RelayError(status: 401, code: "invalid_proof")

@@ -3,7 +3,7 @@ import PushgateProviders
 
 /// The FCM v1 message of one gateway delivery to an Android registration.
 ///
-/// - Important: orca-gateway.md §7.2 — high priority, `ttl` `14400s`, `collapse_key` = the first
+/// - Important: protocol/gateway.md §7.2 — high priority, `ttl` `14400s`, `collapse_key` = the first
 ///   32 hex chars of SHA-256(collapse id), `tag` = the collapse id, `data` = the `orca` object
 ///   with every value a string and a null `agentState` left out.
 enum GatewayFCMMessage {

@@ -3,7 +3,7 @@ import PushgateCore
 /// Strict reading of gateway request objects: exact member sets, types and lengths in chars
 /// (UTF-16 code units). Any fault is `invalid_request`.
 ///
-/// - Important: orca-gateway.md §1.1 and §2–§4 — unknown, missing or mistyped members, wrong
+/// - Important: protocol/gateway.md §1.1 and §2–§4 — unknown, missing or mistyped members, wrong
 ///   lengths or enum values → 400 `invalid_request`.
 struct GatewayFields {
     let object: JSONObject

@@ -2,7 +2,7 @@ import PushgateCore
 import PushgateStore
 
 extension GatewayNotification {
-    /// The `orca` object of orca-gateway.md §7, members in that order, absent optionals left out;
+    /// The `orca` object of protocol/gateway.md §7, members in that order, absent optionals left out;
     /// `agentState` is always present (null when null).
     func orcaObject(hostFingerprint: String, coalescedCount: Int) -> JSONObject {
         var object = JSONObject([("hostFingerprint", .string(hostFingerprint))])

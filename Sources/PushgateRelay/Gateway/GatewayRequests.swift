@@ -3,7 +3,7 @@ import PushgateStore
 
 /// `POST /v1/host/challenge`: `{"v":1,"hostPublicKeyB64":…}`.
 ///
-/// - Important: orca-gateway.md §2.1 — a key that is not canonical b64 of 32 bytes is 400.
+/// - Important: protocol/gateway.md §2.1 — a key that is not canonical b64 of 32 bytes is 400.
 struct GatewayChallengeRequest {
     let hostPublicKey: [UInt8]
     let hostPublicKeyB64: String
@@ -18,7 +18,7 @@ struct GatewayChallengeRequest {
 
 /// `POST /v1/host/session`: `{"v":1,"challengeId":…,"proofB64":…}`.
 ///
-/// - Important: orca-gateway.md §2.2 — the proof must have the shape of b64 for 32 bytes
+/// - Important: protocol/gateway.md §2.2 — the proof must have the shape of b64 for 32 bytes
 ///   (else 400); a non-canonical encoding of that shape is judged later, as `invalid_proof`.
 struct GatewaySessionRequest {
     let challengeId: String
@@ -39,7 +39,7 @@ struct GatewaySessionRequest {
 
 /// `POST /v1/devices`: one phone's registration.
 ///
-/// - Important: orca-gateway.md §3.1 — strict at every level; `apnsEnvironment` required for
+/// - Important: protocol/gateway.md §3.1 — strict at every level; `apnsEnvironment` required for
 ///   iOS and forbidden for Android; filter lists of distinct known values.
 struct GatewayDeviceRequest {
     static let sources: Set<String> = ["agent-task-complete", "terminal-bell", "plugin"]
@@ -77,7 +77,7 @@ struct GatewayDeviceRequest {
 
 /// `POST /v1/send`: one notification for up to 20 registrations.
 ///
-/// - Important: orca-gateway.md §4 — 1–20 ids counted before de-duplication; the
+/// - Important: protocol/gateway.md §4 — 1–20 ids counted before de-duplication; the
 ///   `agentState` key is required (its value may be null); lengths in UTF-16 code units.
 struct GatewaySendRequest {
     static let maxRecipients = 20

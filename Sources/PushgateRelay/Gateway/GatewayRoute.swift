@@ -1,6 +1,6 @@
 /// The gateway's routes: method, path pattern, and whether a bearer session is required.
 ///
-/// - Important: orca-gateway.md §1 — the gateway is served at the root of the relay's origin.
+/// - Important: protocol/gateway.md §1 — the gateway is served at the root of the relay's origin.
 enum GatewayRoute: String, CaseIterable, Sendable {
     case challenge, session, registerDevice, deleteDevice, listDevices, send, health, ready
 

@@ -6,7 +6,7 @@ import Synchronization
 /// The gateway's request handling: the per-IP buckets and bearer form before the body, then
 /// the handshake, device and send routes.
 ///
-/// - Important: orca-gateway.md §1.1 order of checks — unauthenticated: per-IP bucket → body
+/// - Important: protocol/gateway.md §1.1 order of checks — unauthenticated: per-IP bucket → body
 ///   size → JSON and schema → work; authenticated: per-IP bucket → bearer → body size → JSON
 ///   and schema → work. The bearer's form is checked before the body is read, its session
 ///   after (a stored-session lookup may not block a server thread). The body cap itself is the

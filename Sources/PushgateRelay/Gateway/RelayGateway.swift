@@ -5,7 +5,7 @@ import PushgateStore
 /// The Orca-compatible gateway inside a running relay: its store, service, coalescer and the
 /// scheduler jobs that prune its tables, take over outbox rows and write the counter line.
 ///
-/// - Important: orca-gateway.md §5.3 and §8 (prune intervals: challenges 60 s, sessions 10 min,
+/// - Important: protocol/gateway.md §5.3 and §8 (prune intervals: challenges 60 s, sessions 10 min,
 ///   send log 30 min; Pushgate adds hosts idle past `HOST_TTL_DAYS` every 10 min, docs/gateway.md
 ///   "Growth"), §6 (on shutdown every collecting window is flushed before the provider
 ///   connections and the store close), §10 (a counter line a minute). Pushgate's outbox
@@ -141,7 +141,7 @@ public final class RelayGateway: Sendable {
     }
 
     /// The body cap of every gateway route: 16 384 bytes, by `Content-Length` or while a chunked
-    /// body streams, answered 413 `request_too_large` (orca-gateway.md §1.1).
+    /// body streams, answered 413 `request_too_large` (protocol/gateway.md §1.1).
     static let bodyLimits: [String: HTTPBodyLimit] = Dictionary(
         GatewayRoute.allCases.map { ($0.pattern, HTTPBodyLimit(maxBytes: GatewayService.maxBodyBytes,
                                                               tooLargeResponse: http(.error(.requestTooLarge)))) },

@@ -3,7 +3,7 @@ import PushgateCore
 /// A `POST /v1/push` answer other than 200: its status and `code`, and an optional message
 /// that names the broken rule.
 ///
-/// - Important: hapi-path.md §7 relay side — errors are `{"ok":false,"code":"<code>"}` with an
+/// - Important: protocol/hapi-push.md §7 relay side — errors are `{"ok":false,"code":"<code>"}` with an
 ///   optional `message` that never echoes the token or the envelope.
 struct HapiPushError: Error, Equatable {
     let status: Int

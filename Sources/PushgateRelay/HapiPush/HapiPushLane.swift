@@ -14,7 +14,7 @@ protocol HapiPushLane: Sendable {
     func shutdown() async
 }
 
-/// The iOS lane: the encrypted alert of hapi-path.md §8 through the relay's APNs channel.
+/// The iOS lane: the encrypted alert of protocol/hapi-push.md §8 through the relay's APNs channel.
 struct HapiAPNsLane: HapiPushLane {
     let channel: any DeliveryChannel
     /// `apns-topic`: `E2E_APNS_BUNDLE_ID`, else the relay's `APNS_BUNDLE_ID`.

@@ -5,7 +5,7 @@ import PushgateProviders
 
 /// The relay settings of `POST /v1/push`.
 ///
-/// - Important: hapi-path.md §7 "Relay settings for this route" — `E2E_APNS_BUNDLE_ID`,
+/// - Important: protocol/hapi-push.md §7 "Relay settings for this route" — `E2E_APNS_BUNDLE_ID`,
 ///   `E2E_APNS_ENV`, `FCM_SERVICE_ACCOUNT_PATH` (checked at start-up; unset → `android` is 501),
 ///   `FCM_PACKAGE_NAME`; plus `FCM_ORIGIN`, `FCM_TOKEN_URI` and `FCM_CA_FILE` to point the
 ///   Android lane at a fake FCM (Pushgate extension).

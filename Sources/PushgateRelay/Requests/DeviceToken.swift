@@ -5,7 +5,7 @@ import PushgateProviders
 enum DeviceToken {
     /// An even number of hex characters from 64 to 200, case preserved.
     ///
-    /// - Important: relay-protocol.md §3 (Pushgate accepts longer tokens than OpenChamber's 64).
+    /// - Important: protocol/signed-relay.md §3 (Pushgate accepts longer tokens than OpenChamber's 64).
     static func isValid(_ token: String) -> Bool {
         let utf8 = token.utf8
         guard (64...200).contains(utf8.count), utf8.count % 2 == 0 else { return false }
@@ -49,7 +49,7 @@ enum DeviceToken {
 }
 
 extension APNsEnvironment {
-    /// `env` of a request; missing → production (relay-protocol.md §4).
+    /// `env` of a request; missing → production (protocol/signed-relay.md §4).
     static func from(_ fields: FieldReader) throws(RelayError) -> APNsEnvironment {
         guard let raw = try fields.relay({ try $0.optionalString("env") }) else { return .production }
         guard let env = APNsEnvironment(rawValue: raw) else { throw .invalidRequest }

@@ -3,7 +3,7 @@ import PushgateProviders
 
 /// A `POST /v1/push/live-activity` request, validated.
 ///
-/// - Important: relay-protocol.md §5 — `contentState` is strict, items are normalised before the
+/// - Important: protocol/signed-relay.md §5 — `contentState` is strict, items are normalised before the
 ///   signature is checked; `priority` (5 or 10, default 10) is a Pushgate extension and unsigned.
 ///   So is a `start` (docs/relay.md "Live Activity"): its `attributesType`, `attributes` and
 ///   `alert` are required with that event and refused with any other, and not signed.

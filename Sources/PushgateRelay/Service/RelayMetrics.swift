@@ -3,7 +3,7 @@ import Synchronization
 /// Counters and gauges for `GET /metrics`, in Prometheus text format.
 ///
 /// - Important: labels are route names, status codes, error codes and provider reasons only —
-///   never a token, key, title or body (relay-protocol.md §6, §9).
+///   never a token, key, title or body (protocol/signed-relay.md §6, §9).
 public final class RelayMetrics: Sendable {
     private struct Counters {
         var requests: [String: Int] = [:]

@@ -5,7 +5,7 @@ import PushgateStore
 /// A running relay: binding store, delivery channel, service and HTTP server, plus the
 /// scheduler job that purges expired limiter and replay keys.
 ///
-/// - Important: shutdown follows relay-protocol.md §10 line 27: stop accepting, let in-flight
+/// - Important: shutdown follows protocol/signed-relay.md §10 line 27: stop accepting, let in-flight
 ///   provider requests finish (up to the grace period), close the store.
 public final class RelayServer: Sendable {
     public let service: RelayService

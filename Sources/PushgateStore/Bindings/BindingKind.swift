@@ -2,7 +2,7 @@
 /// bound as two kinds is two independent tokens.
 ///
 /// - Important: an alert send must never reach a Live Activity token and the reverse
-///   (relay-protocol.md §3, §10 line 24).
+///   (protocol/signed-relay.md §3, §10 line 24).
 public enum BindingKind: String, Sendable, CaseIterable {
     /// A regular APNs device token (`register-token`, platform `ios`).
     case alert

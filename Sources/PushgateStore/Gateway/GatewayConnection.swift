@@ -1,7 +1,7 @@
 /// What the gateway rules (``GatewayTables``) need of a connection beyond ``StoreConnection``:
-/// rows of several columns, and the per-host locks of orca-gateway.md §5.2.
+/// rows of several columns, and the per-host locks of protocol/gateway.md §5.2.
 ///
-/// - Important: orca-gateway.md §5.2 — count-then-write steps of one host run under a lock
+/// - Important: protocol/gateway.md §5.2 — count-then-write steps of one host run under a lock
 ///   held for the whole transaction.
 protocol GatewayConnection: StoreConnection {
     /// Runs a query; returns every row as its first `columns` columns in text (integers in
@@ -20,7 +20,7 @@ protocol GatewayConnection: StoreConnection {
 
 /// The per-host locks, one scope per rule, named `<scope>:<hostFingerprint>`.
 ///
-/// - Important: orca-gateway.md §5.2 — the device cap and the send quota each have their own scope.
+/// - Important: protocol/gateway.md §5.2 — the device cap and the send quota each have their own scope.
 enum GatewayHostLock: String, Sendable {
     /// Registering a phone: find, count against the cap, insert (§3.1).
     case devices = "push-devices"

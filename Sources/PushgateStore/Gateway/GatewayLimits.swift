@@ -1,6 +1,6 @@
 /// The fixed numbers of the gateway's storage rules.
 ///
-/// - Important: orca-gateway.md §3.1 (device cap), §5.1 (quotas), §5.3 and §8 (pruning).
+/// - Important: protocol/gateway.md §3.1 (device cap), §5.1 (quotas), §5.3 and §8 (pruning).
 public enum GatewayLimits {
     /// Registrations per host.
     public static let devicesPerHost = 64

@@ -1,6 +1,6 @@
 /// A challenge as the gateway stores it: who it is for and the hash of the expected proof.
 ///
-/// - Important: orca-gateway.md §8 — never the secret, the ephemeral secret key or the proof.
+/// - Important: protocol/gateway.md §8 — never the secret, the ephemeral secret key or the proof.
 public struct GatewayChallengeRecord: Sendable, Equatable {
     public var challengeId: String
     public var hostFingerprint: String
@@ -114,7 +114,7 @@ public struct GatewayDevice: Sendable, Equatable {
     }
 }
 
-/// The verdict on one registration of a send, in the order of orca-gateway.md §4.
+/// The verdict on one registration of a send, in the order of protocol/gateway.md §4.
 public enum GatewaySendAdmission: Sendable, Equatable {
     /// Unknown, or another host's: `error`, nothing charged.
     case notOwned

@@ -1,7 +1,7 @@
 /// The gateway's tables in the relay database: schema version 2, the outbox (version 4;
 /// PostgreSQL's migration 5) and its window ids (version 5; PostgreSQL's migration 6).
 ///
-/// - Important: orca-gateway.md §8 — the generation-1 DDL as written there (it runs unchanged
+/// - Important: protocol/gateway.md §8 — the generation-1 DDL as written there (it runs unchanged
 ///   on SQLite and PostgreSQL). Only hashes of proofs and session tokens are stored.
 enum GatewaySchema {
     /// The five tables and their indexes; PostgreSQL's migration runs the same text.

@@ -4,7 +4,7 @@
 /// the read-modify-write steps of one host: SQLite by its single writer (`BEGIN IMMEDIATE`),
 /// PostgreSQL by `pg_advisory_xact_lock` on a per-host key as the transaction's first statement.
 ///
-/// - Important: orca-gateway.md §2 (challenges, sessions), §3 (devices and their cap),
+/// - Important: protocol/gateway.md §2 (challenges, sessions), §3 (devices and their cap),
 ///   §5 (quotas counted and charged in one transaction under a per-host lock), §8 (schema, pruning).
 public protocol GatewayStore: Sendable {
     /// Stores a freshly issued challenge. Writes no host row.

@@ -10,7 +10,7 @@ import Synchronization
 /// different hosts never wait for each other. Each call returns after its `COMMIT`, with
 /// `synchronous_commit` on. Every connection lives on its own serial queue.
 ///
-/// - Important: orca-gateway.md §5.2 (one transaction, one per-host advisory lock) and §8.
+/// - Important: protocol/gateway.md §5.2 (one transaction, one per-host advisory lock) and §8.
 public final class PostgreSQLGatewayStore: GatewayStore {
     private let connections: [ConnectionWorker<PostgreSQLConnection>]
     private let nextConnection = Atomic<Int>(0)

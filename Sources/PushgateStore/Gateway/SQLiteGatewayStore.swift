@@ -2,7 +2,7 @@
 ///
 /// Writes go through one connection on its own serial queue, group-committed like the binding
 /// store's: every write runs inside a `BEGIN IMMEDIATE` transaction, so SQLite's single writer
-/// lock is the per-host lock of orca-gateway.md §5.2 — count-then-insert steps never interleave.
+/// lock is the per-host lock of protocol/gateway.md §5.2 — count-then-insert steps never interleave.
 /// Concurrent writes may share one transaction (and one fsync); each caller returns only once
 /// its transaction is durable. Reads use a second, read-only connection.
 public final class SQLiteGatewayStore: GatewayStore {

@@ -300,7 +300,7 @@ public final class PostgreSQLConnection {
         guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else { return nil }
         let sqlState = PQresultErrorField(result, pushgate_pq_diag_sqlstate()).map { String(cString: $0) }
         // The primary message only: the DETAIL line may quote row values, such as device tokens,
-        // which must never reach a log (relay-protocol.md §9).
+        // which must never reach a log (protocol/signed-relay.md §9).
         let message = PQresultErrorField(result, pushgate_pq_diag_message_primary()).map { String(cString: $0) }
             ?? String(cString: PQresultErrorMessage(result))
         // A result libpq made up because the connection broke has no SQLSTATE.

@@ -23,7 +23,7 @@ enum PostgreSQLSchema {
             );
             INSERT INTO token_count (id, tokens) VALUES (1, 0);
             """),
-        // The replay set shared by every relay instance (relay-protocol.md §2). Keys are
+        // The replay set shared by every relay instance (protocol/signed-relay.md §2). Keys are
         // SHA-256 digests of the replay key, so no signature is kept at rest.
         Migration(version: 2, sql: """
             CREATE TABLE replay_keys (
@@ -39,7 +39,7 @@ enum PostgreSQLSchema {
             );
             INSERT INTO replay_count (id, keys) VALUES (1, 0);
             """),
-        // The gateway's tables (orca-gateway.md §8), SQLite's DDL as is. `rowid` stands in for
+        // The gateway's tables (protocol/gateway.md §8), SQLite's DDL as is. `rowid` stands in for
         // SQLite's implicit one, which orders registrations made in the same millisecond.
         Migration(version: 3, sql: GatewaySchema.tables + """
 

@@ -5,7 +5,7 @@ import PushgateCore
 ///
 /// Trust ``certificatePEM`` as the client's extra CA file and send to ``origin``.
 ///
-/// - Important: relay-protocol.md §7 — the behaviours a client must handle are all scriptable:
+/// - Important: protocol/signed-relay.md §7 — the behaviours a client must handle are all scriptable:
 ///   dead-token answers, answer sequences, delays, `retry-after`, SETTINGS_MAX_CONCURRENT_STREAMS,
 ///   GOAWAY, dropped connections, reset streams.
 public final class FakeAPNs: FakeProvider {

@@ -4,7 +4,7 @@ import PushgateCore
 /// verdict so a client that reuses one token pays for parsing and verification once.
 /// Without credentials it checks only the form (for clients whose key the fake was not given).
 ///
-/// - Important: relay-protocol.md §7 — header `{"alg":"ES256","kid":…}`, claims
+/// - Important: protocol/signed-relay.md §7 — header `{"alg":"ES256","kid":…}`, claims
 ///   `{"iss":teamId,"iat":seconds}` with an integer `iat`; a token is expired once `iat` is an
 ///   hour old. An `iat` more than an hour in the future (milliseconds sent as seconds) is invalid.
 ///

@@ -5,7 +5,7 @@ import PushgateCore
 /// values, no reserved keys, at most 4096 bytes), `notification` members, `android` members
 /// (with `android.notification`'s; FCMMessageValidator+Notification.swift).
 ///
-/// - Important: hapi-path.md §8 — FCM refuses data over 4096 bytes with a 400 that does not
+/// - Important: protocol/hapi-push.md §8 — FCM refuses data over 4096 bytes with a 400 that does not
 ///   name the token; the client keeps such a row.
 struct FCMMessageValidator {
     /// What the validator decided before any per-token script applies.

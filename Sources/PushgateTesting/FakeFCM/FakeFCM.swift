@@ -8,7 +8,7 @@ import PushgateCore
 /// Trust ``certificatePEM`` as the client's extra CA file, send to ``origin`` and exchange
 /// assertions at ``tokenURI``.
 ///
-/// - Important: hapi-path.md §8 — the answers a client must handle are all scriptable:
+/// - Important: protocol/hapi-push.md §8 — the answers a client must handle are all scriptable:
 ///   `UNREGISTERED` 404, `INVALID_ARGUMENT` 400 naming the token, 429 `QUOTA_EXCEEDED`, 5xx,
 ///   `SENDER_ID_MISMATCH`, an unknown project, a failing or revoked OAuth grant, answer
 ///   sequences, `retry-after`, and the connection faults of ``FakeProvider``.

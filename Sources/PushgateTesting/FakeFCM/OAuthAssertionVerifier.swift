@@ -5,7 +5,7 @@ import PushgateCore
 /// `iss`, `scope`, `aud`, and an `iat`/`exp` pair at most an hour apart that covers now).
 /// Without credentials only the assertion's form and times are checked.
 ///
-/// - Important: hapi-path.md §8 steps 1–2 — what the client must send.
+/// - Important: protocol/hapi-push.md §8 steps 1–2 — what the client must send.
 struct OAuthAssertionVerifier {
     /// Why the exchange was refused: Google's `{"error","error_description"}` pair.
     struct Refusal: Error, Equatable {

@@ -5,7 +5,7 @@ import PushgateTesting
 /// Hapi-path calls on ``HostHarness``: devices with their own keys, events as the hub posts
 /// them, and scheduled dispatches.
 extension HostHarness {
-    /// A host for the hapi path (hapi-path.md §6): `ios` is the iOS mode, `android` the Android
+    /// A host for the hapi path (protocol/hapi-push.md §6): `ios` is the iOS mode, `android` the Android
     /// one (`off` unless given); `relay` iOS without `relayURL` starts a real relay.
     convenience init(hapi ios: IOSPushMode, android: String = "off", relayURL: String? = nil,
                      hostEnvironment: [String: String] = [:]) async throws {

@@ -86,7 +86,7 @@ func activityRow(_ session: String, _ title: String, _ status: String, startedAt
 /// `value` as the fake reads it back from the wire (numbers as the parser types them).
 func wire(_ value: JSONValue) throws -> JSONValue { try JSONValue.parse(value.serialized()) }
 
-/// The exact Live Activity payload the relay forwards (relay-protocol.md §5), member order included.
+/// The exact Live Activity payload the relay forwards (protocol/signed-relay.md §5), member order included.
 func activityPayload(timestamp: Int64, event: String, status: String, eventVersion: Int64, updatedAt: Double,
                      endedAt: Double? = nil, title: String, workingCount: Int, items: [JSONValue],
                      dismissalDate: Int64? = nil, staleDate: Int64? = nil) throws -> JSONValue {

@@ -1,7 +1,7 @@
 @testable import PushgateHost
 import Synchronization
 
-/// The web side of hapi-path.md §10, recording which branch it was asked for.
+/// The web side of protocol/hapi-push.md §10, recording which branch it was asked for.
 final class RecordingWebFallback: WebFallbackChannel {
     private let state = Mutex<(visible: Int, calls: [String])>((0, []))
 
