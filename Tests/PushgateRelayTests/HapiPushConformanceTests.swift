@@ -90,6 +90,9 @@ import PushgateTestSupport
             #"{"platform":"ios","token":"\#(token)","envelope":"===="}"#,
             #"{"platform":"ios","token":"\#(token)","envelope":"QUJD","collapseId":5}"#,
             #"{"platform":"ios","token":"\#(token)","envelope":"QUJD","collapseId":null}"#,
+            #"{"platform":"ios","token":"\#(token)","envelope":"QUJD","collapseId":"ready\ns1"}"#,
+            #"{"platform":"ios","token":"\#(token)","envelope":"QUJD","collapseId":"ready\rs1"}"#,
+            #"{"platform":"android","token":"fcm-token","envelope":"QUJD","collapseId":"\u0000"}"#,
             #"{"platform":"ios","token":"\#(token)","envelope":"QUJD","priority":7}"#,
             #"{"platform":"ios","token":"\#(token)","envelope":"QUJD","priority":"10"}"#,
         ]

@@ -7,7 +7,7 @@ import PushgateCore
 ///   `platform` `ios` or `android`; `token` 1–4096 printable ASCII (iOS: even-length hex of
 ///   16–512, lowercased); `envelope` a non-empty string, over 3200 characters → 413 before its
 ///   shape is checked (a multiple of 4 of `[A-Za-z0-9+/]` with up to two `=`); `collapseId` a
-///   string; `priority` 5 or 10 (default 10); **extension** `interruptionLevel` passive, active or
+///   string without CR, LF or NUL; `priority` 5 or 10 (default 10); **extension** `interruptionLevel` passive, active or
 ///   time-sensitive. The collapse id is truncated again to 64 bytes.
 struct HapiPushRequest: Sendable, Equatable {
     enum Platform: String, Sendable {
@@ -55,7 +55,10 @@ struct HapiPushRequest: Sendable, Equatable {
         }
         var collapseId: String?
         if let value = object["collapseId"] {
-            guard let text = value.stringValue else { throw .badRequest("collapseId must be a string") }
+            // It becomes the `apns-collapse-id` header, whose value cannot hold these.
+            guard let text = value.stringValue, !text.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+                throw .badRequest("collapseId must be a string without CR, LF or NUL")
+            }
             collapseId = HapiCollapseId.truncate(text)
         }
         var priority = 10
