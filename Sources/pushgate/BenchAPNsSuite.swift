@@ -61,30 +61,35 @@ enum BenchAPNsSuite {
         report(BenchFigure(name: "apns.client_peak_rss", value: Double(try BenchProcess.memoryKiB("VmHWM")) / 1024, unit: "MiB"))
     }
 
-    /// Sends the pushes numbered `indices`, keeping `window` sends outstanding until the last.
+    /// Sends the pushes numbered `indices`, keeping `window` sends outstanding until the last:
+    /// `window` senders, each sending its next push once the last one's outcome came, so the
+    /// driver spends no task per push of its own.
     private static func push(_ client: APNsClient, indices: Range<Int>, window: Int, payload: [UInt8]) async -> Run {
-        await withTaskGroup(of: (APNsOutcome, Duration).self) { group in
-            var run = Run(latencies: BenchLatencies(capacity: indices.count))
-            var next = indices.lowerBound
-            func sendNext(_ group: inout TaskGroup<(APNsOutcome, Duration)>) {
-                let notification = notification(number: next, payload: payload)
-                next += 1
+        await withTaskGroup(of: Run.self) { group in
+            for sender in 0..<min(window, indices.count) {
                 group.addTask {
-                    let start = ContinuousClock.now
-                    let outcome = await client.send(notification, environment: .production)
-                    return (outcome, start.duration(to: .now))
+                    let numbers = stride(from: indices.lowerBound + sender, to: indices.upperBound, by: window)
+                    var run = Run(latencies: BenchLatencies(capacity: indices.count / window + 1))
+                    for number in numbers {
+                        let notification = notification(number: number, payload: payload)
+                        let start = ContinuousClock.now
+                        let outcome = await client.send(notification, environment: .production)
+                        run.latencies.record(start.duration(to: .now))
+                        if outcome != .delivered {
+                            run.failures += 1
+                            run.firstFailure = run.firstFailure ?? "\(outcome)"
+                        }
+                    }
+                    return run
                 }
             }
-            while next < indices.upperBound, next - indices.lowerBound < window { sendNext(&group) }
-            while let (outcome, latency) = await group.next() {
-                run.latencies.record(latency)
-                if outcome != .delivered {
-                    run.failures += 1
-                    run.firstFailure = run.firstFailure ?? "\(outcome)"
-                }
-                if next < indices.upperBound { sendNext(&group) }
+            var total = Run(latencies: BenchLatencies(capacity: indices.count))
+            for await run in group {
+                total.latencies.append(contentsOf: run.latencies)
+                total.failures += run.failures
+                total.firstFailure = total.firstFailure ?? run.firstFailure
             }
-            return run
+            return total
         }
     }
 

@@ -13,7 +13,7 @@ struct APNsNotificationTests {
     func alertRequest() throws {
         let notification = try APNsNotification.alert(deviceToken: Self.token, bundleId: "com.example.app", payload: Self.payload,
                                                        collapseId: "session-1")
-        let request = APNsRequestBuilder.request(for: notification, origin: Self.origin, providerToken: "JWT")
+        let request = APNsRequestBuilder.request(for: notification, origin: Self.origin, authorization: "bearer JWT")
         #expect(request.method == "POST")
         #expect(request.path == "/3/device/\(Self.token)")
         #expect(request.origin == Self.origin)
@@ -31,7 +31,7 @@ struct APNsNotificationTests {
     @Test("no apns-collapse-id header without a collapse id")
     func noCollapseId() throws {
         let notification = try APNsNotification.alert(deviceToken: Self.token, bundleId: "com.example.app", payload: Self.payload)
-        let request = APNsRequestBuilder.request(for: notification, origin: Self.origin, providerToken: "JWT")
+        let request = APNsRequestBuilder.request(for: notification, origin: Self.origin, authorization: "bearer JWT")
         #expect(request.headers.first(named: "apns-collapse-id") == nil)
     }
 
@@ -39,7 +39,7 @@ struct APNsNotificationTests {
     func liveActivityRequest() throws {
         let notification = try APNsNotification.liveActivity(deviceToken: Self.token, bundleId: "com.example.app",
                                                               payload: Self.payload, priority: 5, expiration: 1_764_670_000)
-        let request = APNsRequestBuilder.request(for: notification, origin: Self.origin, providerToken: "JWT")
+        let request = APNsRequestBuilder.request(for: notification, origin: Self.origin, authorization: "bearer JWT")
         #expect(request.headers == [
             HTTP2Header("authorization", "bearer JWT"),
             HTTP2Header("apns-topic", "com.example.app.push-type.liveactivity"),

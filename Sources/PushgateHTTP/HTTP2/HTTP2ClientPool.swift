@@ -44,7 +44,10 @@ public final class HTTP2ClientPool: Sendable {
         let deadline = clock.nowMilliseconds + (request.timeoutMilliseconds ?? defaultTimeout)
         let driver = self.driver
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            // Unsafe: the driver resumes each request exactly once (its machine finishes every
+            // request it accepted once, and the inbox answers those it refused), and a checked
+            // continuation costs an allocation per request.
+            try await withUnsafeThrowingContinuation { continuation in
                 let submission = RequestSubmission(id: id, origin: request.origin, headers: headers, body: request.body,
                                                    deadline: deadline, continuation: continuation)
                 guard driver.post(.send(submission)) else {
@@ -103,14 +106,26 @@ public struct HTTP2OriginStatistics: Sendable, Equatable {
 }
 
 /// A request handed from a caller's task to the pool's loop, with the continuation to resume.
-struct RequestSubmission: Sendable {
+/// A class: the inbox, the driver's table and its actions pass one reference around instead of
+/// copying the fields.
+final class RequestSubmission: Sendable {
     let id: UInt64
     let origin: HTTP2Origin
     let headers: HeaderBlock
     let body: [UInt8]
     /// Absolute deadline in milliseconds of the pool's monotonic clock.
     let deadline: Int64
-    let continuation: CheckedContinuation<HTTP2Response, any Error>
+    let continuation: UnsafeContinuation<HTTP2Response, any Error>
+
+    init(id: UInt64, origin: HTTP2Origin, headers: HeaderBlock, body: [UInt8], deadline: Int64,
+         continuation: UnsafeContinuation<HTTP2Response, any Error>) {
+        self.id = id
+        self.origin = origin
+        self.headers = headers
+        self.body = body
+        self.deadline = deadline
+        self.continuation = continuation
+    }
 }
 
 /// The only way into a pool's driver from other threads: callers post commands, a pass on the

@@ -127,19 +127,17 @@ package struct HeaderBlock: Sendable {
         guard !request.method.isEmpty, request.method.utf8.allSatisfy(Self.isTokenByte) else {
             throw HTTP2ClientError(.invalidRequest, detail: "invalid method")
         }
-        bytes.reserveCapacity(64 + request.path.utf8.count + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
+        var capacity = 32 + request.method.utf8.count + request.origin.authority.utf8.count + request.path.utf8.count
+        for header in request.headers { capacity += header.name.utf8.count + header.value.utf8.count }
+        bytes.reserveCapacity(capacity)
         layout.reserveCapacity(3 * (4 + request.headers.count))
         append(":method", request.method)
         append(":scheme", "https")
         append(":authority", request.origin.authority)
         append(":path", request.path)
         for header in request.headers {
-            // Callers already send lower-case names; only a name with an upper-case letter is copied.
-            let name = header.name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
-                ? header.name.lowercased() : header.name
-            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte), !Self.isConnectionSpecific(name) else {
-                throw HTTP2ClientError(.invalidRequest, detail: "invalid header name \(name)")
-            }
+            // Callers send valid lower-case names; only another name is lower-cased and looked at again.
+            let name = Self.isLowerCaseFieldName(header.name) ? header.name : try Self.checkedFieldName(header.name)
             guard Self.isValidValue(header.value) else {
                 throw HTTP2ClientError(.invalidRequest, detail: "invalid value for header \(name)")
             }
@@ -165,13 +163,17 @@ package struct HeaderBlock: Sendable {
     package func withNameValuePairs<T>(_ body: (UnsafeBufferPointer<nghttp2_nv>) -> T) -> T {
         bytes.withUnsafeBufferPointer { buffer in
             let base = UnsafeMutablePointer(mutating: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-            let pairs = (0..<count).map { index -> nghttp2_nv in
-                let nameOffset = layout[3 * index]
-                let nameLength = layout[3 * index + 1]
-                return nghttp2_nv(name: base + nameOffset, value: base + nameOffset + nameLength,
-                                  namelen: nameLength, valuelen: layout[3 * index + 2], flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            // On the stack: a request's few fields need no heap array of their own.
+            return withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { pairs in
+                for index in 0..<count {
+                    let nameOffset = layout[3 * index]
+                    let nameLength = layout[3 * index + 1]
+                    pairs.initializeElement(at: index, to: nghttp2_nv(name: base + nameOffset, value: base + nameOffset + nameLength,
+                                                                      namelen: nameLength, valuelen: layout[3 * index + 2],
+                                                                      flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                }
+                return body(UnsafeBufferPointer(pairs))
             }
-            return pairs.withUnsafeBufferPointer(body)
         }
     }
 
@@ -187,8 +189,27 @@ package struct HeaderBlock: Sendable {
         }
     }
 
+    /// A valid field name as HTTP/2 sends it: lower-case token characters, not connection-specific.
+    /// One pass over the bytes, as every header of every request goes through it.
+    private static func isLowerCaseFieldName(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            !bytes.isEmpty && !bytes.contains { !isTokenByte($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        } && !isConnectionSpecific(name)
+    }
+
+    /// `name` lower-cased when it holds an upper-case letter, or the error when that is no valid field name.
+    private static func checkedFieldName(_ name: String) throws(HTTP2ClientError) -> String {
+        let sent = name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? name.lowercased() : name
+        guard isLowerCaseFieldName(sent) else {
+            throw HTTP2ClientError(.invalidRequest, detail: "invalid header name \(sent)")
+        }
+        return sent
+    }
+
     private static func isValidValue(_ value: String) -> Bool {
-        value.utf8.allSatisfy { $0 != 0 && $0 != 0x0A && $0 != 0x0D }
+        var value = value
+        return value.withUTF8 { bytes in !bytes.contains { $0 == 0 || $0 == 0x0A || $0 == 0x0D } }
     }
 
     /// RFC 9113 §8.2.2: connection-specific fields are malformed in HTTP/2.

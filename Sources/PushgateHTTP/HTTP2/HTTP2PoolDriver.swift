@@ -40,7 +40,7 @@ final class HTTP2PoolDriver: @unchecked Sendable {
     private var actions: [HTTP2PoolStateMachine.Action] = []
     /// Callers to resume once this pass's statistics are published, so a caller that reads them
     /// after its answer never sees figures older than the answer.
-    private var outcomes: [(CheckedContinuation<HTTP2Response, any Error>, Result<HTTP2Response, HTTP2ClientError>)] = []
+    private var outcomes: [(UnsafeContinuation<HTTP2Response, any Error>, Result<HTTP2Response, HTTP2ClientError>)] = []
     private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     private var commands: [HTTP2Inbox.Command] = []
     private var publishedStatistics: [HTTP2Origin: HTTP2OriginStatistics] = [:]

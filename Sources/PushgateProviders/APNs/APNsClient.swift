@@ -28,11 +28,11 @@ public final class APNsClient: Sendable {
     public func send(_ notification: APNsNotification, environment: APNsEnvironment) async -> APNsOutcome {
         let origin = configuration.origin(for: environment)
         let token = tokens.token()
-        var verdict = await attempt(notification, origin: origin, providerToken: token.jwt)
+        var verdict = await attempt(notification, origin: origin, authorization: token.authorization)
         if verdict == .providerTokenExpired {
             logger.info("APNs provider token expired; renewing it and sending once more",
                         ["token": Redact.token(notification.deviceToken), "environment": environment.rawValue])
-            verdict = await attempt(notification, origin: origin, providerToken: tokens.renew(rejected: token).jwt)
+            verdict = await attempt(notification, origin: origin, authorization: tokens.renew(rejected: token).authorization)
         }
         let outcome: APNsOutcome
         switch verdict {
@@ -56,8 +56,8 @@ public final class APNsClient: Sendable {
         pool.statistics(for: configuration.origin(for: environment))
     }
 
-    private func attempt(_ notification: APNsNotification, origin: HTTP2Origin, providerToken: String) async -> APNsResponseClassifier.Verdict {
-        let request = APNsRequestBuilder.request(for: notification, origin: origin, providerToken: providerToken)
+    private func attempt(_ notification: APNsNotification, origin: HTTP2Origin, authorization: String) async -> APNsResponseClassifier.Verdict {
+        let request = APNsRequestBuilder.request(for: notification, origin: origin, authorization: authorization)
         do {
             return APNsResponseClassifier.classify(try await pool.send(request))
         } catch {

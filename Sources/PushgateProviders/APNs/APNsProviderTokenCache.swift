@@ -10,6 +10,14 @@ final class APNsProviderTokenCache: Sendable {
     struct Token: Sendable, Equatable {
         let jwt: String
         let issuedAtMilliseconds: Int64
+        /// The `authorization` header value, made once per token instead of once per push.
+        let authorization: String
+
+        init(jwt: String, issuedAtMilliseconds: Int64) {
+            self.jwt = jwt
+            self.issuedAtMilliseconds = issuedAtMilliseconds
+            authorization = "bearer " + jwt
+        }
     }
 
     static let renewAfterMilliseconds: Int64 = 50 * 60 * 1000

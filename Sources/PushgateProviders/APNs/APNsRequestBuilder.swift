@@ -6,9 +6,9 @@ import PushgateHTTP
 ///   `apns-push-type`, `apns-priority`, `apns-expiration`, and `apns-collapse-id` only when given
 ///   (protocol/signed-relay.md §4, §5, §7).
 enum APNsRequestBuilder {
-    static func request(for notification: APNsNotification, origin: HTTP2Origin, providerToken: String) -> HTTP2Request {
+    static func request(for notification: APNsNotification, origin: HTTP2Origin, authorization: String) -> HTTP2Request {
         var headers = [
-            HTTP2Header("authorization", "bearer " + providerToken),
+            HTTP2Header("authorization", authorization),
             HTTP2Header("apns-topic", notification.topic),
             HTTP2Header("apns-push-type", notification.pushType.rawValue),
             HTTP2Header("apns-priority", String(notification.priority)),
