@@ -1,4 +1,5 @@
 import COpenSSL
+import PushgateHTTP
 
 /// Parses PEM text into OpenSSL objects; the caller frees what it receives.
 enum PEMReader {

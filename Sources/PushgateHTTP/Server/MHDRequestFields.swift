@@ -1,7 +1,7 @@
 import CMicroHTTPD
 
-/// Reads a request's header fields and query items out of libmicrohttpd.
-enum RequestValues {
+/// A request's header fields and query items, read out of libmicrohttpd.
+enum MHDRequestFields {
     /// The request header fields, in order.
     static func headers(of connection: OpaquePointer) -> HTTPHeaders {
         var headers = HTTPHeaders()
@@ -27,13 +27,13 @@ enum RequestValues {
 
     private static let headerIterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
         let headers = context!.assumingMemoryBound(to: HTTPHeaders.self)
-        headers.pointee.add(RequestValues.text(key, keySize), RequestValues.text(value, valueSize))
+        headers.pointee.add(MHDRequestFields.text(key, keySize), MHDRequestFields.text(value, valueSize))
         return .YES
     }
 
     private static let queryIterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
         let items = context!.assumingMemoryBound(to: [HTTPRequest.QueryItem].self)
-        items.pointee.append(HTTPRequest.QueryItem(name: RequestValues.text(key, keySize), value: RequestValues.text(value, valueSize)))
+        items.pointee.append(HTTPRequest.QueryItem(name: MHDRequestFields.text(key, keySize), value: MHDRequestFields.text(value, valueSize)))
         return .YES
     }
 }

@@ -1,8 +1,8 @@
 import CMicroHTTPD
 import PushgateCore
 
-/// Turns an ``HTTPResponse`` into a libmicrohttpd response and queues it on a connection.
-enum ResponseQueue {
+/// A libmicrohttpd response made from an ``HTTPResponse``, queued on its connection at once.
+enum MHDResponse {
     /// Queues `response` with the `defaults` it does not override, plus `connection: close`
     /// when `closing`. Returns `false` (logged, the connection is to be closed) when
     /// libmicrohttpd refuses a header or the status.
