@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PushgateCommandLine
 
 /// Runs a server command in the foreground: signals are routed before it starts, the
 /// `listening 127.0.0.1:<port>` line goes out once it accepts connections, SIGUSR1 drops its

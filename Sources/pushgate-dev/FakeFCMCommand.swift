@@ -1,13 +1,14 @@
+import PushgateCommandLine
 import PushgateCore
 import PushgateTesting
 
-/// `pushgate fake-fcm`: a fake FCM (OAuth token endpoint and HTTP v1 send) on 127.0.0.1 for
+/// `pushgate-dev fake-fcm`: a fake FCM (OAuth token endpoint and HTTP v1 send) on 127.0.0.1 for
 /// demos and end-to-end tests (docs/fake-fcm.md).
 enum FakeFCMCommand {
     static let usage = """
-        pushgate fake-fcm [--port N] [--service-account FILE] [--script FILE] [--record FILE] [--cert-out FILE]
-                          [--tls-dir DIR] [--max-streams N] [--goaway-after-streams N] [--drop-after-streams N]
-                          [--reset-stream-every N]
+        pushgate-dev fake-fcm [--port N] [--service-account FILE] [--script FILE] [--record FILE] [--cert-out FILE]
+                              [--tls-dir DIR] [--max-streams N] [--goaway-after-streams N] [--drop-after-streams N]
+                              [--reset-stream-every N]
             serve a fake FCM until SIGTERM/SIGINT (SIGUSR1 drops its connections); prints
             "listening 127.0.0.1:<port>" once ready
         """
@@ -22,7 +23,7 @@ enum FakeFCMCommand {
         return {
             guard let accountPath else {
                 ToolCommand.printError(
-                    "pushgate fake-fcm: no --service-account given: assertions are checked for form and time only, and any project is served")
+                    "pushgate-dev fake-fcm: no --service-account given: assertions are checked for form and time only, and any project is served")
                 return nil
             }
             let bytes = try ToolFile.read(accountPath)

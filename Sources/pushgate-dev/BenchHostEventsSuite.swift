@@ -1,12 +1,13 @@
+import PushgateCommandLine
 import PushgateCore
 
-/// `pushgate bench host-events`: events per second through a `pushgate-host` that Scripts/bench
+/// `pushgate-dev bench host-events`: events per second through a `pushgate-host` that Scripts/bench
 /// runs in front of a relay and a fake APNs. Registers `--tokens` device tokens through the host
 /// API (locales taken in turn from `--locales`), then posts `ready` events, each for its own
 /// session so no cooldown applies, from `concurrency` keep-alive connections. Every answer must
 /// report every token accepted.
 enum BenchHostEventsSuite {
-    static let usage = "pushgate bench host-events --host http://IPV4:PORT --access-token TOKEN --tokens N "
+    static let usage = "pushgate-dev bench host-events --host http://IPV4:PORT --access-token TOKEN --tokens N "
         + "--locales en,fr,ja --events M --concurrency C"
 
     static func run(_ arguments: inout ArgumentList, report: (BenchFigure) -> Void) throws {

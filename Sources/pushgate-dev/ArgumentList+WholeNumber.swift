@@ -1,3 +1,5 @@
+import PushgateCommandLine
+
 /// Whole-number options (the bench drivers, the fake servers' fault flags).
 extension ArgumentList {
     /// The value of `--name` as a whole number within `range`; `defaultValue` when not given

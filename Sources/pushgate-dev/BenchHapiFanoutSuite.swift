@@ -1,7 +1,8 @@
+import PushgateCommandLine
 import PushgateCore
 import PushgateHost
 
-/// `pushgate bench hapi`: the host's CPU for the encrypted fan-out of one event to 100 iOS
+/// `pushgate-dev bench hapi`: the host's CPU for the encrypted fan-out of one event to 100 iOS
 /// devices in relay mode, on one thread — the event composed into its payload, the plaintext
 /// chosen once (canonical JSON, §4 cap), then per device the stored `pushKey` decoded, a fresh
 /// envelope sealed (random nonce, AES-256-GCM, base64) and the `/v1/push` request body built.

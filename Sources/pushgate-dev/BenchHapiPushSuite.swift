@@ -1,6 +1,7 @@
+import PushgateCommandLine
 import PushgateCore
 
-/// `pushgate bench hapi-push`: `POST /v1/push` requests per second through a relay in front of
+/// `pushgate-dev bench hapi-push`: `POST /v1/push` requests per second through a relay in front of
 /// a fake APNs, as hapi hosts send them (one encrypted envelope to one iOS token each).
 ///
 /// The relay limits each client IP to 300 and each token to 30 requests a minute, so the
@@ -9,7 +10,7 @@ import PushgateCore
 /// empties and every answer must be 200. Bodies are built beforehand; each of `concurrency`
 /// threads posts on one keep-alive connection (``BenchHTTPLoad``).
 enum BenchHapiPushSuite {
-    static let usage = "pushgate bench hapi-push --relay http://IPV4:PORT --requests M --concurrency C   (relay with --trust-proxy-hops 1)"
+    static let usage = "pushgate-dev bench hapi-push --relay http://IPV4:PORT --requests M --concurrency C   (relay with --trust-proxy-hops 1)"
 
     static func run(_ arguments: inout ArgumentList, report: (BenchFigure) -> Void) throws {
         let (host, port) = try BenchHTTPConnection.address(of: arguments.requiredOption("relay"))

@@ -1,12 +1,13 @@
+import PushgateCommandLine
 import PushgateCore
 import PushgateTesting
 
-/// `pushgate fake-apns`: a fake APNs on 127.0.0.1 for demos and end-to-end tests (docs/fake-apns.md).
+/// `pushgate-dev fake-apns`: a fake APNs on 127.0.0.1 for demos and end-to-end tests (docs/fake-apns.md).
 enum FakeAPNsCommand {
     static let usage = """
-        pushgate fake-apns [--port N] [--p8 FILE --key-id K --team-id T] [--script FILE] [--record FILE]
-                           [--cert-out FILE] [--tls-dir DIR] [--max-streams N] [--goaway-after-streams N]
-                           [--drop-after-streams N] [--reset-stream-every N]
+        pushgate-dev fake-apns [--port N] [--p8 FILE --key-id K --team-id T] [--script FILE] [--record FILE]
+                               [--cert-out FILE] [--tls-dir DIR] [--max-streams N] [--goaway-after-streams N]
+                               [--drop-after-streams N] [--reset-stream-every N]
             serve a fake APNs until SIGTERM/SIGINT (SIGUSR1 drops its connections); prints
             "listening 127.0.0.1:<port>" once ready
         """
@@ -30,7 +31,7 @@ enum FakeAPNsCommand {
                     throw ToolFailure("\(path): not a PKCS#8 P-256 private key (\(error))")
                 }
             case (nil, nil, nil):
-                ToolCommand.printError("pushgate fake-apns: no --p8 given: provider tokens are checked for form and age only, not signature")
+                ToolCommand.printError("pushgate-dev fake-apns: no --p8 given: provider tokens are checked for form and age only, not signature")
                 return nil
             default:
                 throw UsageError("--p8, --key-id and --team-id go together")

@@ -1,4 +1,5 @@
 import Foundation
+import PushgateCommandLine
 
 /// This process's memory and CPU use, for figures that Scripts/bench also reads for other
 /// processes (`/proc/<pid>/status`).

@@ -1,3 +1,4 @@
+import PushgateCommandLine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,9 +1,10 @@
 import Foundation
+import PushgateCommandLine
 import PushgateCore
 import PushgateTesting
 import Synchronization
 
-/// The processes `pushgate bench soak` drives: `pushgate fake-apns` (counters only; its script,
+/// The processes `pushgate-dev bench soak` drives: `pushgate-dev fake-apns` (counters only; its script,
 /// empty at first, is read again on SIGHUP), `pushgate-relay` (SQLite in the work directory,
 /// limits out of the load's way) and `pushgate-host` (relay mode), the binaries beside this one,
 /// their logs in the work directory. The relay and the host can be killed and started again on

@@ -1,4 +1,6 @@
-/// `pushgate bench SUITE …`: benchmark figures, one JSON line per figure on standard output
+import PushgateCommandLine
+
+/// `pushgate-dev bench SUITE …`: benchmark figures, one JSON line per figure on standard output
 /// (`{"name":…,"value":…,"unit":…}`) and a readable line on standard error. Scripts/bench
 /// turns them into docs/performance.md.
 ///
@@ -14,7 +16,7 @@ enum BenchCommand {
     /// A load generator or input maker for a measurement across processes.
     struct Driver: Sendable {
         let name: String
-        /// Its usage line, starting with `pushgate bench <name>`.
+        /// Its usage line, starting with `pushgate-dev bench <name>`.
         let usage: String
         let run: @Sendable (inout ArgumentList, (BenchFigure) -> Void) throws -> Void
     }
@@ -37,7 +39,7 @@ enum BenchCommand {
         Driver(name: "soak", usage: BenchSoakSuite.usage, run: BenchSoakSuite.run),
     ]
 
-    static let usage = (["pushgate bench \(suites.map(\.name).joined(separator: "|")) [--seconds N]"] + drivers.map(\.usage))
+    static let usage = (["pushgate-dev bench \(suites.map(\.name).joined(separator: "|")) [--seconds N]"] + drivers.map(\.usage))
         .joined(separator: "\n")
 
     /// CPU seconds per figure when `--seconds` is not given (as Scripts/bench's `openssl speed -seconds 3`).
@@ -46,7 +48,7 @@ enum BenchCommand {
     static func run(_ arguments: inout ArgumentList) throws -> Int32 {
         guard let name = arguments.nextPositional() else { throw UsageError("expected a suite name") }
         #if DEBUG
-        ToolCommand.printError("pushgate bench: debug build, figures are not representative (use swift build -c release)")
+        ToolCommand.printError("pushgate-dev bench: debug build, figures are not representative (use swift build -c release)")
         #endif
         if let driver = drivers.first(where: { $0.name == name }) {
             try driver.run(&arguments, report)

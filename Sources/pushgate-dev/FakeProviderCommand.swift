@@ -1,6 +1,7 @@
+import PushgateCommandLine
 import PushgateTesting
 
-/// What `pushgate fake-apns` and `pushgate fake-fcm` share: the `--port`, `--max-streams`,
+/// What `pushgate-dev fake-apns` and `pushgate-dev fake-fcm` share: the `--port`, `--max-streams`,
 /// `--script`, `--record`, `--cert-out`, `--tls-dir` and connection-fault flags, and serving the
 /// fake in the foreground (SIGUSR1 drops its connections, SIGHUP reads the script again).
 enum FakeProviderCommand<Fake: FakeProvider> {
@@ -36,16 +37,16 @@ enum FakeProviderCommand<Fake: FakeProvider> {
             let fake = try FakeProviderCommandLine<Fake>.start(options)
             return ForegroundServer.Handle(port: fake.port, stop: fake.stop, dropConnections: {
                 fake.dropConnectionsNow { dropped in
-                    ToolCommand.printError("pushgate \(name): dropped \(dropped) connection\(dropped == 1 ? "" : "s") (SIGUSR1)")
+                    ToolCommand.printError("pushgate-dev \(name): dropped \(dropped) connection\(dropped == 1 ? "" : "s") (SIGUSR1)")
                 }
             }, reloadScript: {
-                guard let scriptPath else { return ToolCommand.printError("pushgate \(name): no --script to read again (SIGHUP)") }
+                guard let scriptPath else { return ToolCommand.printError("pushgate-dev \(name): no --script to read again (SIGHUP)") }
                 do throws(ToolFailure) {
                     let scripts = try readScript(scriptPath)
                     for (token, sequence) in scripts { fake.script(token: token, sequence: sequence) }
-                    ToolCommand.printError("pushgate \(name): read \(scriptPath) again, \(scripts.count) token(s) (SIGHUP)")
+                    ToolCommand.printError("pushgate-dev \(name): read \(scriptPath) again, \(scripts.count) token(s) (SIGHUP)")
                 } catch {
-                    ToolCommand.printError("pushgate \(name): \(error.message); the scripts stay as they were (SIGHUP)")
+                    ToolCommand.printError("pushgate-dev \(name): \(error.message); the scripts stay as they were (SIGHUP)")
                 }
             })
         }
@@ -57,7 +58,7 @@ enum FakeProviderCommand<Fake: FakeProvider> {
         let kept: (certificate: SelfSignedCertificate, outcome: CertificateDirectory.Outcome)
         do { kept = try CertificateDirectory(path: path).certificate() } catch { throw ToolFailure("--tls-dir \(error)") }
         if case .replaced(let reason) = kept.outcome {
-            ToolCommand.printError("pushgate \(name): --tls-dir \(path): \(reason); made a new key and certificate")
+            ToolCommand.printError("pushgate-dev \(name): --tls-dir \(path): \(reason); made a new key and certificate")
         }
         return kept.certificate
     }

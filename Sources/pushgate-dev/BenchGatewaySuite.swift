@@ -1,8 +1,9 @@
+import PushgateCommandLine
 import PushgateCore
 import PushgateHTTP
 import Synchronization
 
-/// `pushgate bench gateway`: gateway handshakes per second and `POST /v1/send` requests per
+/// `pushgate-dev bench gateway`: gateway handshakes per second and `POST /v1/send` requests per
 /// second with quota accounting, against a relay that runs the gateway (`--dry-run`,
 /// `PUSHGATE_GATEWAY_TRUSTED_PROXY_HOPS=1`). Each simulated host has its own key pair and its
 /// own `X-Forwarded-For` address, so the per-IP buckets of protocol/gateway.md §9 meter each host
@@ -10,7 +11,7 @@ import Synchronization
 /// 60 sends each (timed: the whole hourly host quota, so every one is counted, charged and
 /// queued), then `--refused-per-host` more each (timed: every one counted and refused).
 enum BenchGatewaySuite {
-    static let usage = "pushgate bench gateway --gateway http://IPV4:PORT --origin ORIGIN --hosts N "
+    static let usage = "pushgate-dev bench gateway --gateway http://IPV4:PORT --origin ORIGIN --hosts N "
         + "[--refused-per-host R] --concurrency C"
 
     /// One simulated desktop.

@@ -1,10 +1,10 @@
 import Dispatch
 import Synchronization
 
-/// Runs async library calls from the tool's synchronous commands.
-enum AsyncBridge {
+/// Runs async library calls from the command-line tools' synchronous commands.
+package enum AsyncBridge {
     /// Waits on the calling thread for `body`, which runs on the cooperative pool.
-    static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    package static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let result = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {

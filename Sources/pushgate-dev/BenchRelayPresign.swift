@@ -1,13 +1,14 @@
 import Dispatch
 import Foundation
+import PushgateCommandLine
 import PushgateCore
 import Synchronization
 
-/// `pushgate bench relay-presign`: writes `count` signed `register-token` bodies, one per line,
+/// `pushgate-dev bench relay-presign`: writes `count` signed `register-token` bodies, one per line,
 /// each for a distinct token and stamped now, for `wrk` to post once each (Scripts/bench); with
 /// `--hosts N` body `i` is signed by the `i mod N`-th of N fresh host keys.
 enum BenchRelayPresign {
-    static let usage = "pushgate bench relay-presign --count N --out FILE [--key FILE | --hosts N]"
+    static let usage = "pushgate-dev bench relay-presign --count N --out FILE [--key FILE | --hosts N]"
 
     /// Bodies signed per unit of parallel work.
     private static let chunkSize = 4_096
@@ -44,6 +45,6 @@ enum BenchRelayPresign {
             file += try chunks.withLock { $0[chunk] ?? .failure(ToolFailure("chunk \(chunk) was not signed")) }.get()
         }
         guard FileManager.default.createFile(atPath: path, contents: Data(file)) else { throw ToolFailure("cannot write \(path)") }
-        ToolCommand.printError("pushgate bench relay-presign: \(count) register-token bodies from \(signers.count) host(s) (ts \(ts)) in \(path)")
+        ToolCommand.printError("pushgate-dev bench relay-presign: \(count) register-token bodies from \(signers.count) host(s) (ts \(ts)) in \(path)")
     }
 }

@@ -1,12 +1,13 @@
+import PushgateCommandLine
 import PushgateCore
 
-/// `pushgate bench relay-send`: signed `send` requests per second through a relay that
+/// `pushgate-dev bench relay-send`: signed `send` requests per second through a relay that
 /// Scripts/bench runs in front of a fake APNs (and a fake FCM for `--android-tokens`, the
 /// number of each request's tokens registered as Android ones). Registers its tokens first, signs every request
 /// beforehand (each with its own signature, so none is a replay), then posts them from
 /// `concurrency` threads, one keep-alive connection each (``BenchHTTPLoad``).
 enum BenchRelaySendSuite {
-    static let usage = "pushgate bench relay-send --relay http://IPV4:PORT --key FILE --tokens-per-request N "
+    static let usage = "pushgate-dev bench relay-send --relay http://IPV4:PORT --key FILE --tokens-per-request N "
         + "--requests M --concurrency C [--android-tokens K]"
 
     private static let title = "Build finished on relay-01"

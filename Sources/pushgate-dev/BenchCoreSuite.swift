@@ -1,6 +1,7 @@
+import PushgateCommandLine
 import PushgateCore
 
-/// `pushgate bench core`: the per-request costs of PushgateCore on one thread — P-256
+/// `pushgate-dev bench core`: the per-request costs of PushgateCore on one thread — P-256
 /// verification and signing, hapi envelope sealing, canonical JSON.
 enum BenchCoreSuite {
     /// Measures each figure in turn and hands it to `report` as soon as it is known.

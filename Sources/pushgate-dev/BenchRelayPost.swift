@@ -1,7 +1,9 @@
-/// `pushgate bench relay-post`: posts every line of a file of bodies (from `relay-presign`)
+import PushgateCommandLine
+
+/// `pushgate-dev bench relay-post`: posts every line of a file of bodies (from `relay-presign`)
 /// once to one relay path, each answered 200, e.g. to give a relay an exact number of bindings.
 enum BenchRelayPost {
-    static let usage = "pushgate bench relay-post --relay http://IPV4:PORT --path /v1/push/… --bodies FILE [--concurrency C]"
+    static let usage = "pushgate-dev bench relay-post --relay http://IPV4:PORT --path /v1/push/… --bodies FILE [--concurrency C]"
 
     static func run(_ arguments: inout ArgumentList, report: (BenchFigure) -> Void) throws {
         let (host, port) = try BenchHTTPConnection.address(of: arguments.requiredOption("relay"))

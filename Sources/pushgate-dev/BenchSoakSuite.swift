@@ -1,9 +1,10 @@
 import Foundation
+import PushgateCommandLine
 import PushgateCore
 import PushgateTesting
 import Synchronization
 
-/// `pushgate bench soak`: the relay and the host (the binaries beside this one) with the fake
+/// `pushgate-dev bench soak`: the relay and the host (the binaries beside this one) with the fake
 /// APNs, driven for `--minutes` at half the capacity measured at the start (``SoakLoad``,
 /// ``SoakMix``) under the same faults every minute (``SoakFaultSchedule``), sampled every 10 s
 /// (``SoakSample``) and judged by ``SoakVerdict``. Prints each sample on standard error as it
@@ -11,7 +12,7 @@ import Synchronization
 /// output; fails when a series grew, a request failed, a fault failed, a process ended on its
 /// own or the host's outbox did not empty within a minute after the load.
 enum BenchSoakSuite {
-    static let usage = "pushgate bench soak --minutes M --work DIR [--devices N] [--threads T]"
+    static let usage = "pushgate-dev bench soak --minutes M --work DIR [--devices N] [--threads T]"
 
     static let sampleSeconds = 10
     /// The closed-loop run that measures the capacity.

@@ -1,15 +1,16 @@
 import Foundation
+import PushgateCommandLine
 import PushgateCore
 import PushgateHost
 
-/// `pushgate bench live-activity`: the CPU time of one Live Activity refresh tick of the host
+/// `pushgate-dev bench live-activity`: the CPU time of one Live Activity refresh tick of the host
 /// over many tokens — when nothing changed (no request may leave) and when a share of the
 /// tokens changed (one signed request each) — after the store's copy was reloaded, and the
 /// store reads of a tick with no tokens. The real engine and SQLite store in a temporary
 /// directory; the transport signs each request as the relay transport does and accepts every
 /// token, so the figures are the host's own work without the network.
 enum BenchLiveActivitySuite {
-    static let usage = "pushgate bench live-activity [--tokens N] [--changed-percent P] [--ticks N]"
+    static let usage = "pushgate-dev bench live-activity [--tokens N] [--changed-percent P] [--ticks N]"
 
     /// Rows per token: the token's own session and three sessions shared with other tokens.
     private static let rowsPerToken = 4

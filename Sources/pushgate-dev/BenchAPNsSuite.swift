@@ -1,12 +1,13 @@
+import PushgateCommandLine
 import PushgateCore
 import PushgateHTTP
 import PushgateProviders
 
-/// `pushgate bench apns`: pushes per second from one ``APNsClient`` over one HTTP/2
+/// `pushgate-dev bench apns`: pushes per second from one ``APNsClient`` over one HTTP/2
 /// connection to a fake APNs that Scripts/bench runs as another process
-/// (`pushgate fake-apns --p8 … --cert-out FILE`), with a sliding window of sends outstanding.
+/// (`pushgate-dev fake-apns --p8 … --cert-out FILE`), with a sliding window of sends outstanding.
 enum BenchAPNsSuite {
-    static let usage = "pushgate bench apns --target PORT --ca FILE --p8 FILE --key-id K --team-id T "
+    static let usage = "pushgate-dev bench apns --target PORT --ca FILE --p8 FILE --key-id K --team-id T "
         + "[--count N] [--window N] [--payload-bytes N]"
 
     private static let bundleId = "dev.pushgate.bench"

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PushgateCommandLine
 import Synchronization
 
 /// Posts a list of request bodies, each once, from several threads with one keep-alive

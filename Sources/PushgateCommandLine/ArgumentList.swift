@@ -3,11 +3,11 @@
 /// Every option takes exactly one value (`--key FILE` or `--key=FILE`); the word after an
 /// option is its value even when it starts with `-`. Commands take what they know and call
 /// ``finish()`` so anything left over is a usage error.
-struct ArgumentList {
+package struct ArgumentList {
     private var options: [String: String] = [:]
     private var positionals: [String] = []
 
-    init(_ words: some Sequence<String>) throws(UsageError) {
+    package init(_ words: some Sequence<String>) throws(UsageError) {
         var iterator = words.makeIterator()
         while let word = iterator.next() {
             guard word.hasPrefix("--"), word.count > 2 else {
@@ -31,23 +31,23 @@ struct ArgumentList {
     }
 
     /// Removes and returns the next positional word, if any.
-    mutating func nextPositional() -> String? {
+    package mutating func nextPositional() -> String? {
         positionals.isEmpty ? nil : positionals.removeFirst()
     }
 
     /// Removes and returns the value of `--name`, or `nil` when it was not given.
-    mutating func option(_ name: String) -> String? {
+    package mutating func option(_ name: String) -> String? {
         options.removeValue(forKey: name)
     }
 
     /// Removes and returns the value of `--name`; a usage error when it was not given.
-    mutating func requiredOption(_ name: String) throws(UsageError) -> String {
+    package mutating func requiredOption(_ name: String) throws(UsageError) -> String {
         guard let value = option(name) else { throw UsageError("--\(name) is required") }
         return value
     }
 
     /// Fails on any option or positional word no command took.
-    func finish() throws(UsageError) {
+    package func finish() throws(UsageError) {
         if let name = options.keys.sorted().first { throw UsageError("unknown option --\(name)") }
         if let word = positionals.first { throw UsageError("unexpected argument \(word)") }
     }
