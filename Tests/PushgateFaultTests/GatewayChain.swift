@@ -96,7 +96,7 @@ actor GatewayChain {
 
     /// Runs `pushgate` with `arguments` to its end, at most 30 s.
     private static func tool(_ arguments: [String]) async throws -> ChildProcess.Outcome {
-        let child = try ChildProcess(executable: BuiltProducts.path("pushgate-dev"), arguments: arguments)
+        let child = try ChildProcess(executable: BuiltProducts.path("pushgate"), arguments: arguments)
         do {
             return try await onOwnThread(within: 30, "pushgate \(arguments.prefix(2).joined(separator: " "))") { child.finish() }
         } catch {
