@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PushgateProviders", targets: ["PushgateProviders"]),
         .library(name: "PushgateRelay", targets: ["PushgateRelay"]),
         .executable(name: "pushgate", targets: ["pushgate"]),
+        .executable(name: "pushgate-dev", targets: ["pushgate-dev"]),
         .executable(name: "pushgate-relay", targets: ["pushgate-relay"]),
         .library(name: "PushgateHost", targets: ["PushgateHost"]),
         .executable(name: "pushgate-host", targets: ["pushgate-host"]),
@@ -34,17 +35,22 @@ let package = Package(
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2", "CLinux"]),
+        // What both command-line tools share: the argument list, the command table, their errors and files.
+        .target(name: "PushgateCommandLine", dependencies: ["PushgateCore"]),
 
-        // Executables: flag parsing only, logic lives in the libraries.
-        .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders",
-                                                         "PushgateTesting", "PushgateHost"]),
+        // Executables: flag parsing only, logic lives in the libraries. `pushgate` is what
+        // operators run; `pushgate-dev` (the fakes, the benchmark drivers) is not packaged.
+        .executableTarget(name: "pushgate", dependencies: ["PushgateCommandLine", "PushgateCore", "PushgateStore", "PushgateHTTP",
+                                                         "PushgateProviders"]),
+        .executableTarget(name: "pushgate-dev", dependencies: ["PushgateCommandLine", "PushgateCore", "PushgateStore", "PushgateHTTP",
+                                                             "PushgateProviders", "PushgateTesting", "PushgateHost"]),
         .executableTarget(name: "pushgate-relay", dependencies: ["PushgateRelay"]),
         .executableTarget(name: "pushgate-host", dependencies: ["PushgateHost"]),
 
         // Tests, one target per module, and what they share: the hang limit, blocking work.
         .target(name: "PushgateTestSupport", dependencies: ["CLinux"], path: "Tests/PushgateTestSupport"),
         .testTarget(name: "PushgateCoreTests", dependencies: ["PushgateTestSupport", "PushgateCore"]),
-        .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateTestSupport", "PushgateStore", "PushgateTesting"]),
+        .testTarget(name: "PushgateStoreTests", dependencies: ["PushgateTestSupport", "PushgateStore", "PushgateTesting", "PushgateCore"]),
         .testTarget(name: "PushgateHTTPTests", dependencies: ["PushgateTestSupport", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
         .testTarget(name: "PushgateProvidersTests",
                     dependencies: ["PushgateTestSupport", "PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
@@ -55,14 +61,16 @@ let package = Package(
         .testTarget(name: "PushgateHostTests",
                     dependencies: ["PushgateTestSupport", "PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
         .testTarget(name: "pushgateTests",
-                    dependencies: ["PushgateTestSupport", "pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
+                    dependencies: ["PushgateTestSupport", "pushgate", "pushgate-dev", "pushgate-relay", "PushgateProviders", "PushgateHTTP",
+                                   "PushgateTesting", "PushgateCore"]),
         // What an operator gets beside the binaries: the environment files, the operations
         // guide's command lines, the alert rules and the dashboard against the real metrics.
         .testTarget(name: "PushgateOperationsTests",
-                    dependencies: ["PushgateTestSupport", "pushgate", "pushgate-relay", "pushgate-host", "PushgateTesting", "PushgateCore"]),
+                    dependencies: ["PushgateTestSupport", "pushgate", "pushgate-dev", "pushgate-relay", "pushgate-host", "PushgateTesting",
+                                   "PushgateCore"]),
         // The real binaries on loopback under provider and relay faults (docs/performance.md, "faults").
         .testTarget(name: "PushgateFaultTests",
-                    dependencies: ["PushgateTestSupport", "pushgate", "pushgate-relay", "pushgate-host", "PushgateTesting", "PushgateCore"]),
+                    dependencies: ["PushgateTestSupport", "pushgate", "pushgate-dev", "pushgate-relay", "pushgate-host", "PushgateTesting", "PushgateCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

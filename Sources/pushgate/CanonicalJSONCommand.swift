@@ -1,3 +1,4 @@
+import PushgateCommandLine
 import PushgateCore
 
 /// `pushgate canonical-json`: canonical JSON (protocol/hapi-push.md §2) of a file or standard input.

@@ -1,3 +1,4 @@
+import PushgateCommandLine
 import PushgateCore
 
 /// `pushgate envelope seal|open`: hapi envelope v1 (protocol/hapi-push.md §3).

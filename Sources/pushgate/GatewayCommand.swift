@@ -1,3 +1,4 @@
+import PushgateCommandLine
 import PushgateCore
 import PushgateHTTP
 

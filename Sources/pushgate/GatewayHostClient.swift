@@ -1,4 +1,5 @@
 import Foundation
+import PushgateCommandLine
 import PushgateCore
 import PushgateHTTP
 

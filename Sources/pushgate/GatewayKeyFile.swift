@@ -1,3 +1,4 @@
+import PushgateCommandLine
 import PushgateCore
 
 /// A gateway host's X25519 key file: one line of JSON, an OKP JWK (RFC 8037)

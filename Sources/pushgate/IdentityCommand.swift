@@ -1,3 +1,4 @@
+import PushgateCommandLine
 import PushgateCore
 
 /// `pushgate identity new|show`: a host's P-256 identity key.

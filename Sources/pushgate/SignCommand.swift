@@ -1,3 +1,4 @@
+import PushgateCommandLine
 import PushgateCore
 
 /// `pushgate sign`: signs a message as a host does (protocol/signed-relay.md §1).

@@ -1,3 +1,4 @@
+import PushgateCommandLine
 import PushgateCore
 
 /// `pushgate verify`: checks a signature as the relay does (protocol/signed-relay.md §1).

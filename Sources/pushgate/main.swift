@@ -1,7 +1,12 @@
 import Foundation
+import PushgateCommandLine
+import PushgateCore
+import PushgateHTTP
+import PushgateStore
 
-// The `pushgate` tool; docs/tool.md describes every command. To add one, add a line here
-// and put the command in its own file.
+// The `pushgate` tool, what operators run; docs/tool.md describes every command. The fakes
+// and the benchmark drivers are `pushgate-dev`'s (docs/dev-tool.md). To add a command, add a
+// line here and put the command in its own file.
 let commands = [
     ToolCommand(name: "identity", usage: IdentityCommand.usage, run: IdentityCommand.run),
     ToolCommand(name: "sign", usage: SignCommand.usage, run: SignCommand.run),
@@ -9,9 +14,7 @@ let commands = [
     ToolCommand(name: "envelope", usage: EnvelopeCommand.usage, run: EnvelopeCommand.run),
     ToolCommand(name: "canonical-json", usage: CanonicalJSONCommand.usage, run: CanonicalJSONCommand.run),
     ToolCommand(name: "relay", usage: RelayCommand.usage, run: RelayCommand.run),
-    ToolCommand(name: "fake-apns", usage: FakeAPNsCommand.usage, run: FakeAPNsCommand.run),
-    ToolCommand(name: "fake-fcm", usage: FakeFCMCommand.usage, run: FakeFCMCommand.run),
-    ToolCommand(name: "bench", usage: BenchCommand.usage, run: BenchCommand.run),
     ToolCommand(name: "gateway", usage: GatewayCommand.usage, run: GatewayCommand.run),
 ]
-exit(ToolCommand.main(Array(CommandLine.arguments.dropFirst()), commands: commands))
+exit(ToolCommand.main(Array(CommandLine.arguments.dropFirst()), program: "pushgate", guide: "docs/tool.md",
+                      libraries: LinkedLibrary.core + LinkedLibrary.http + LinkedLibrary.store, commands: commands))

@@ -3,7 +3,7 @@ import PushgateCore
 import PushgateTesting
 
 /// `pushgate-host` (relay mode, signing with its own identity) → `pushgate-relay` (SQLite in
-/// the directory, or a PostgreSQL database) → `pushgate fake-apns` (appending every request to
+/// the directory, or a PostgreSQL database) → `pushgate-dev fake-apns` (appending every request to
 /// its record file): the real binaries as child processes on loopback, their files and logs in
 /// one temporary directory. Each of the three can be killed and started again on the same port;
 /// the host's home can sit on a small disk (``HostStoreDisk``).

@@ -3,7 +3,7 @@ import PushgateCore
 import PushgateTesting
 
 /// `pushgate gateway` (the Orca-compatible host tool) → `pushgate-relay` with the gateway on
-/// (SQLite in the directory) → `pushgate fake-apns` (appending every request to its record
+/// (SQLite in the directory) → `pushgate-dev fake-apns` (appending every request to its record
 /// file): the real binaries as child processes on loopback, their files and logs in one
 /// temporary directory. The relay can be killed and started again on the same port and database.
 actor GatewayChain {
@@ -27,7 +27,7 @@ actor GatewayChain {
         let providerKey = P256PrivateKey()
         try providerKey.pkcs8PEM.write(toFile: directory + "/apns.p8", atomically: true, encoding: .utf8)
         let fake = try await ServerProcess.start(
-            "fake APNs", executable: BuiltProducts.path("pushgate"),
+            "fake APNs", executable: BuiltProducts.path("pushgate-dev"),
             arguments: ["fake-apns", "--p8", directory + "/apns.p8", "--key-id", keyId, "--team-id", teamId,
                         "--record", directory + "/apns-record.jsonl", "--cert-out", directory + "/fake-apns.pem", "--port", "0"],
             environment: [:], logFile: directory + "/fake-apns.log")

@@ -1,5 +1,6 @@
 import Glibc
 import PushgateHTTP
+import PushgateTesting
 import Testing
 import PushgateTestSupport
 

@@ -1,3 +1,4 @@
+import PushgateCore
 import Testing
 @testable import PushgateStore
 

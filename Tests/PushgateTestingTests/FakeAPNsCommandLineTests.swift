@@ -5,7 +5,7 @@ import Testing
 @testable import PushgateTesting
 import PushgateTestSupport
 
-/// What `pushgate fake-apns` runs: scripts from the file's format, the certificate written for
+/// What `pushgate-dev fake-apns` runs: scripts from the file's format, the certificate written for
 /// the client, and one JSON line per request in the record file.
 @Suite(.hangLimit(.minutes(1))) struct FakeAPNsCommandLineTests {
     @Test func recordFileHoldsOneCompactLinePerRequest() async throws {

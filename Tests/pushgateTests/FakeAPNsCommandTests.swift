@@ -5,7 +5,7 @@ import PushgateProviders
 import Testing
 import PushgateTestSupport
 
-/// `pushgate fake-apns` as a child process, driven by the real APNs client (docs/fake-apns.md).
+/// `pushgate-dev fake-apns` as a child process, driven by the real APNs client (docs/fake-apns.md).
 @Suite(.hangLimit(.minutes(1))) struct FakeAPNsCommandTests {
     static let keyId = "ABC123DEFG"
     static let teamId = "TEAM123456"
@@ -75,12 +75,12 @@ import PushgateTestSupport
     }
 
     @Test func credentialFlagsGoTogether() async throws {
-        let partial = try await PushgateTool.runOnOwnThread(["fake-apns", "--p8", "AuthKey.p8", "--key-id", Self.keyId])
+        let partial = try await PushgateTool.runOnOwnThread(program: .dev, ["fake-apns", "--p8", "AuthKey.p8", "--key-id", Self.keyId])
         #expect(partial.status == 2)
         #expect(partial.stdout.isEmpty)
         #expect(partial.stderr.contains("--p8, --key-id and --team-id go together"))
 
-        let missing = try await PushgateTool.runOnOwnThread(
+        let missing = try await PushgateTool.runOnOwnThread(program: .dev,
             ["fake-apns", "--p8", "/nonexistent/AuthKey.p8", "--key-id", Self.keyId, "--team-id", Self.teamId])
         #expect(missing.status == 1)
         #expect(missing.stdout.isEmpty)

@@ -5,7 +5,7 @@ import PushgateProviders
 import Testing
 import PushgateTestSupport
 
-/// `pushgate fake-fcm` as a child process, driven by the real FCM client (docs/fake-fcm.md).
+/// `pushgate-dev fake-fcm` as a child process, driven by the real FCM client (docs/fake-fcm.md).
 @Suite(.hangLimit(.minutes(1))) struct FakeFCMCommandTests {
     /// The `rs256-oauth.json` service account.
     static func account() throws -> JSONObject {
@@ -44,21 +44,21 @@ import PushgateTestSupport
     @Test func badFilesStopStartUp() async throws {
         let files = try FakeProviderFiles.make()
         defer { files.remove() }
-        let missing = try await PushgateTool.runOnOwnThread(["fake-fcm", "--service-account", "/nonexistent/account.json"])
+        let missing = try await PushgateTool.runOnOwnThread(program: .dev, ["fake-fcm", "--service-account", "/nonexistent/account.json"])
         #expect(missing.status == 1)
         #expect(missing.stdout.isEmpty)
 
         try #"{"type":"service_account"}"#.write(toFile: files.account, atomically: true, encoding: .utf8)
-        let broken = try await PushgateTool.runOnOwnThread(["fake-fcm", "--service-account", files.account])
+        let broken = try await PushgateTool.runOnOwnThread(program: .dev, ["fake-fcm", "--service-account", files.account])
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("not a service account key file"))
 
         try #"{"t":"vanished"}"#.write(toFile: files.script, atomically: true, encoding: .utf8)
-        let script = try await PushgateTool.runOnOwnThread(["fake-fcm", "--script", files.script])
+        let script = try await PushgateTool.runOnOwnThread(program: .dev, ["fake-fcm", "--script", files.script])
         #expect(script.status == 1)
         #expect(script.stderr.contains("unknown preset vanished"))
 
-        let port = try await PushgateTool.runOnOwnThread(["fake-fcm", "--port", "70000"])
+        let port = try await PushgateTool.runOnOwnThread(program: .dev, ["fake-fcm", "--port", "70000"])
         #expect(port.status == 2)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import PushgateCore
 import PushgateHTTP
 
-/// A plain HTTP/2 client for a `pushgate fake-apns` or `fake-fcm` child process, trusting its
+/// A plain HTTP/2 client for a `pushgate-dev fake-apns` or `fake-fcm` child process, trusting its
 /// certificate: tests see statuses, headers and stream failures as they are, with no provider
 /// client's retries in between.
 struct FakeProviderClient: Sendable {

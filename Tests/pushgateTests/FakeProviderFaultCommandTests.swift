@@ -4,7 +4,7 @@ import PushgateHTTP
 import Testing
 import PushgateTestSupport
 
-/// The fault flags of `pushgate fake-apns` and `pushgate fake-fcm` (answer sequences,
+/// The fault flags of `pushgate-dev fake-apns` and `pushgate-dev fake-fcm` (answer sequences,
 /// `retryAfter`, `--reset-stream-every`, `--goaway-after-streams`, `--drop-after-streams`,
 /// SIGUSR1, SIGHUP) against the real binary over real TLS and HTTP/2.
 @Suite(.hangLimit(.minutes(1))) struct FakeProviderFaultCommandTests {
@@ -131,7 +131,7 @@ import PushgateTestSupport
         let second = try FakeProviderClient(port: fake.port, caFile: files.certificate)
         #expect(try await second.apnsAlert(token: String(repeating: "cd", count: 32)).status == 200)
         await second.shutdown()
-        #expect(try await fake.stop().contains("pushgate fake-apns: dropped 1 connection (SIGUSR1)\n"))
+        #expect(try await fake.stop().contains("pushgate-dev fake-apns: dropped 1 connection (SIGUSR1)\n"))
     }
 
     /// SIGHUP reads the script file again: each token listed starts its sequence over. The test
@@ -150,7 +150,7 @@ import PushgateTestSupport
         }
         #expect(try await client.apnsAlert(token: Self.token).status == 200)
         await client.shutdown()
-        #expect(try await fake.stop().contains("pushgate fake-apns: read \(files.script) again, 1 token(s) (SIGHUP)\n"))
+        #expect(try await fake.stop().contains("pushgate-dev fake-apns: read \(files.script) again, 1 token(s) (SIGHUP)\n"))
     }
 
     @Test(arguments: [
@@ -160,7 +160,7 @@ import PushgateTestSupport
         ("fake-fcm", "--reset-stream-every", "-1"),
     ])
     func faultCountsOutOfRangeAreUsageErrors(_ command: String, _ flag: String, _ value: String) async throws {
-        let outcome = try await PushgateTool.runOnOwnThread([command, flag, value])
+        let outcome = try await PushgateTool.runOnOwnThread(program: .dev, [command, flag, value])
         #expect(outcome.status == 2)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("\(flag) must be a whole number from 1 to 1000000"))

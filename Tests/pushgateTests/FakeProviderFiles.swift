@@ -1,6 +1,6 @@
 import Foundation
 
-/// The files of one `pushgate fake-apns` / `fake-fcm` run, in a test directory of their own.
+/// The files of one `pushgate-dev fake-apns` / `fake-fcm` run, in a test directory of their own.
 struct FakeProviderFiles {
     let directory: URL
     var p8: String { directory.appendingPathComponent("AuthKey.p8").path }

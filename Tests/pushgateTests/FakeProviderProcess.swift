@@ -3,14 +3,14 @@ import PushgateCore
 import PushgateTesting
 import Testing
 
-/// A `pushgate fake-apns` or `pushgate fake-fcm` child process that has printed its listening line.
+/// A `pushgate-dev fake-apns` or `pushgate-dev fake-fcm` child process that has printed its listening line.
 struct FakeProviderProcess: Sendable {
     let process: ChildProcess
     let port: UInt16
 
     /// Starts `pushgate arguments…` and waits for `listening 127.0.0.1:<port>`.
     static func start(_ arguments: [String]) async throws -> FakeProviderProcess {
-        let process = try PushgateTool.start(arguments)
+        let process = try PushgateTool.start(program: .dev, arguments)
         let line = try await onOwnThread { process.readLine { $0.hasPrefix("listening ") } }
         #expect(line?.hasPrefix("listening 127.0.0.1:") == true)
         return FakeProviderProcess(process: process, port: try #require(PushgateTool.port(ofListeningLine: line)))

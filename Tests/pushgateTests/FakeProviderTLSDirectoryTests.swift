@@ -52,7 +52,7 @@ import PushgateTestSupport
         #expect(try await client.fcmSend(token: "t", accessToken: "ya29.none").status == 401, "served with the new pair")
         await client.shutdown()
         let stderr = try await fake.stop()
-        #expect(stderr.contains("pushgate fake-fcm: --tls-dir \(files.tls): key.pem is not a P-256 PKCS#8 key; made a new key and certificate"))
+        #expect(stderr.contains("pushgate-dev fake-fcm: --tls-dir \(files.tls): key.pem is not a P-256 PKCS#8 key; made a new key and certificate"))
     }
 
     /// Two fakes started at once on one new directory take turns: both present the same pair.
@@ -71,7 +71,7 @@ import PushgateTestSupport
         let files = Files(directory: try PushgateTool.temporaryDirectory())
         defer { try? FileManager.default.removeItem(at: files.directory) }
         try "x".write(toFile: files.tls, atomically: true, encoding: .utf8)
-        let outcome = try await PushgateTool.runOnOwnThread(["fake-apns", "--tls-dir", files.tls])
+        let outcome = try await PushgateTool.runOnOwnThread(program: .dev, ["fake-apns", "--tls-dir", files.tls])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("--tls-dir \(files.tls): not a directory"))

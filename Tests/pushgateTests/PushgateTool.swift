@@ -1,7 +1,7 @@
 import Foundation
 import PushgateTesting
 
-/// Runs the built `pushgate` and `pushgate-relay` executables and captures what they print.
+/// Runs the built `pushgate`, `pushgate-dev` and `pushgate-relay` executables and captures what they print.
 enum PushgateTool {
     typealias Outcome = ChildProcess.Outcome
 
@@ -9,22 +9,29 @@ enum PushgateTool {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let executable = BuiltProducts.path("pushgate")
+    /// The two command-line tools: the operators' and the developers' (the fakes, the bench).
+    enum Program {
+        case pushgate, dev
+
+        var path: String { BuiltProducts.path(self == .pushgate ? "pushgate" : "pushgate-dev") }
+    }
+
     static let relayExecutable = BuiltProducts.path("pushgate-relay")
 
-    /// Runs `pushgate arguments…` to its end, feeding `input` on standard input.
-    static func run(_ arguments: [String], input: String = "") throws -> Outcome {
-        try start(arguments, input: input).finish()
+    /// Runs `pushgate arguments…` (or `pushgate-dev`'s) to its end, feeding `input` on standard input.
+    static func run(program: Program = .pushgate, _ arguments: [String], input: String = "") throws -> Outcome {
+        try start(program: program, arguments, input: input).finish()
     }
 
-    /// ``run(_:input:)`` on a thread of its own, for async tests.
-    static func runOnOwnThread(_ arguments: [String]) async throws -> Outcome {
-        try await onOwnThread { try run(arguments) }
+    /// ``run(program:_:input:)`` on a thread of its own, for async tests.
+    static func runOnOwnThread(program: Program = .pushgate, _ arguments: [String]) async throws -> Outcome {
+        try await onOwnThread { try run(program: program, arguments) }
     }
 
-    /// Starts `pushgate arguments…` and returns at once (long-running commands such as `fake-apns`).
-    static func start(_ arguments: [String], input: String = "") throws -> ChildProcess {
-        try ChildProcess(executable: executable, arguments: arguments, input: Array(input.utf8))
+    /// Starts `pushgate arguments…` (or `pushgate-dev`'s) and returns at once (long-running
+    /// commands such as `fake-apns`).
+    static func start(program: Program = .pushgate, _ arguments: [String], input: String = "") throws -> ChildProcess {
+        try ChildProcess(executable: program.path, arguments: arguments, input: Array(input.utf8))
     }
 
     /// A fresh empty directory for one test's files.

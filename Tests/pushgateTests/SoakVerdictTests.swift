@@ -1,5 +1,5 @@
 import Testing
-@testable import pushgate
+@testable import pushgate_dev
 
 @Suite struct SoakVerdictTests {
     private func sample(_ second: Int, p99: Double, rss: Int = 40_000) -> SoakSample {

@@ -42,13 +42,18 @@ final class CurlTransferLoop: @unchecked Sendable {
 
     init(configuration: HTTP1Client.Configuration, loop shared: EpollEventLoop?) throws(HTTPClientError) {
         self.configuration = configuration
-        let timer = try? EarliestDeadlineTimer()
+        let timer: EarliestDeadlineTimer
+        let loop: EpollEventLoop
+        do {
+            timer = try EarliestDeadlineTimer()
+            if let shared { loop = shared } else { loop = try EpollEventLoop() }
+        } catch {
+            throw HTTPClientError("cannot set up the HTTP client's event loop: \(error)")
+        }
         _ = CurlEasyHandle.globalInit
-        let loop = shared ?? (try? EpollEventLoop())
-        guard let timer, let loop, let multi = curl_multi_init() else {
-            let reason = Socket.errnoText(errno)
-            if shared == nil { loop?.close() }
-            throw HTTPClientError("cannot set up the HTTP client's event loop: \(reason)")
+        guard let multi = curl_multi_init() else {
+            if shared == nil { loop.close() }
+            throw HTTPClientError("cannot set up the HTTP client's event loop: curl_multi_init failed")
         }
         self.timer = timer
         self.multi = multi

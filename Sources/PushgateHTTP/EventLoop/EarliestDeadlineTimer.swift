@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import PushgateCore
 
 /// A timerfd that fires by a deadline on CLOCK_MONOTONIC, for a descriptor watched by an
 /// ``EpollEventLoop``. It is re-armed only when a deadline moves earlier, so deadlines that
@@ -12,9 +13,9 @@ package final class EarliestDeadlineTimer {
     /// When the timerfd fires next, nil when it is not armed.
     private var armed: UInt64?
 
-    package init() throws(HTTPServerError) {
+    package init() throws(SystemError) {
         descriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard descriptor >= 0 else { throw .startFailed(errno: errno, message: "cannot create a timerfd") }
+        guard descriptor >= 0 else { throw .last("timerfd_create") }
     }
 
     deinit { Glibc.close(descriptor) }

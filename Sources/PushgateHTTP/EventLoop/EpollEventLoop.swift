@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import Glibc
+import PushgateCore
 
 /// One thread sleeping in epoll(7) over the descriptors of several owners — an HTTP server run
 /// without threads of its own, an ``HTTP1Client``, ``HTTP2ClientPool``s — so that a request which
@@ -26,14 +27,15 @@ public final class EpollEventLoop: @unchecked Sendable {
     private var exited = false
 
     /// Starts the loop thread, named `threadName` (at most 15 characters, docs/concurrency.md).
-    public init(threadName: String = "pushgate-loop") throws {
+    /// - Throws: ``SystemError`` when the eventfd or the epoll descriptor cannot be made.
+    public init(threadName: String = "pushgate-loop") throws(SystemError) {
         wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard wakeDescriptor >= 0 else { throw HTTPServerError.startFailed(errno: errno, message: "eventfd failed") }
+        guard wakeDescriptor >= 0 else { throw SystemError.last("eventfd") }
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else {
             let failure = errno
             Glibc.close(wakeDescriptor)
-            throw HTTPServerError.startFailed(errno: failure, message: "epoll_create1 failed")
+            throw SystemError(operation: "epoll_create1", errno: failure)
         }
         var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: wakeDescriptor))
         _ = epoll_ctl(epoll, EPOLL_CTL_ADD, wakeDescriptor, &event)

@@ -1,6 +1,6 @@
 import CNGHTTP2
 
-/// An nghttp2 session, client or server; freed with the object.
+/// An nghttp2 session, client (or a test server's); freed with the object.
 package final class NGHTTP2Session {
     package let handle: OpaquePointer
 
@@ -12,11 +12,8 @@ package final class NGHTTP2Session {
         handle = session
     }
 
-    /// A server session calling `callbacks`; its owner sets the user data once it exists.
-    package init(server callbacks: NGHTTP2Callbacks) throws(NGHTTP2Error) {
-        var session: OpaquePointer?
-        let status = nghttp2_session_server_new(&session, callbacks.handle, nil)
-        guard status == 0, let session else { throw NGHTTP2Error(operation: "nghttp2_session_server_new", code: Int(status)) }
+    /// Takes ownership of a session made elsewhere (the server sessions of PushgateTesting).
+    package init(owning session: OpaquePointer) {
         handle = session
     }
 

@@ -2,6 +2,7 @@ import CCurl
 import CLinux
 import CMicroHTTPD
 import Glibc
+import PushgateCore
 
 /// Runs a libmicrohttpd daemon that has no thread of its own (`MHD_USE_EPOLL` without an
 /// internal thread) on an ``EpollEventLoop``: the daemon's epoll descriptor is watched, and one
@@ -28,7 +29,7 @@ final class DaemonDriver: @unchecked Sendable {
     /// When the sweep runs next (monotonic ns).
     private var nextSweep: UInt64 = 0
 
-    init(loop: EpollEventLoop) throws(HTTPServerError) {
+    init(loop: EpollEventLoop) throws(SystemError) {
         timer = try EarliestDeadlineTimer()
         self.loop = loop
     }

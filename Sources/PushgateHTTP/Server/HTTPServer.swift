@@ -116,17 +116,17 @@ public final class HTTPServer: Sendable {
     /// and their responses carry `connection: close`.
     public func stopAccepting() {
         daemon.withLock { state in
-            guard let daemon = state.daemon, !state.quiesced else { return }
+            // A running daemon always has its driver; both go together in `stop()`.
+            guard let daemon = state.daemon, let driver = state.driver, !state.quiesced else { return }
             state.quiesced = true
             core.markQuiescing()
-            // After quiescing, the listening socket is ours to close. A daemon on an event loop
-            // is quiesced there, never while it runs.
+            // After quiescing, the listening socket is ours to close. The daemon is quiesced on
+            // its event loop, never while it runs.
             let address = UInt(bitPattern: daemon)
-            let quiesce: @Sendable () -> Void = {
+            driver.onLoop {
                 let listener = MHD_quiesce_daemon(OpaquePointer(bitPattern: address))
                 if listener >= 0 { close(listener) }
             }
-            if let driver = state.driver { driver.onLoop(quiesce) } else { quiesce() }
         }
     }
 

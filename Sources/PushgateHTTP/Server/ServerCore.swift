@@ -87,7 +87,7 @@ final class ServerCore: Sendable {
     private func begin(_ state: ConnectionState, connection: OpaquePointer, url: String, method: String) -> Step {
         var request = HTTPRequest(
             method: method, path: url,
-            query: RequestValues.query(of: connection), headers: RequestValues.headers(of: connection),
+            query: MHDRequestFields.query(of: connection), headers: MHDRequestFields.headers(of: connection),
             peerAddress: state.peerAddress)
         let framing = BodyFraming(request.headers)
         var handler: RouteHandler?
@@ -224,7 +224,7 @@ final class ServerCore: Sendable {
     }
 
     private func queue(_ response: HTTPResponse, route: String?, on connection: OpaquePointer) -> MHD_Result {
-        guard ResponseQueue.queue(response, defaults: configuration.defaultHeaders,
+        guard MHDResponse.queue(response, defaults: configuration.defaultHeaders,
                                   closing: quiescing.load(ordering: .relaxed), on: connection,
                                   logger: configuration.logger) else { return .NO }
         onResponse?(route, response.status)

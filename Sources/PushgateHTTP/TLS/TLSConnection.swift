@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import PushgateCore
 
 /// One TLS connection over a non-blocking TCP socket. Nothing here blocks: operations that cannot
 /// finish yet report `wantRead` or `wantWrite`, and the owner polls the descriptor and calls again.
@@ -24,11 +25,13 @@ public final class TLSConnection {
     /// The socket; poll it for the readiness the last call asked for. Closed when the connection is freed.
     public let fileDescriptor: Int32
     public let context: TLSContext
-    private let ssl: OpaquePointer
+    package let ssl: OpaquePointer
     private var tcpConnecting: Bool
     private let peer: String
 
-    private init(fileDescriptor: Int32, context: TLSContext, tcpConnecting: Bool, peer: String) throws {
+    /// Takes ownership of `fileDescriptor` once it returns; the server side
+    /// (`TLSConnection(acceptedSocket:context:)`) is PushgateTesting's.
+    package init(fileDescriptor: Int32, context: TLSContext, tcpConnecting: Bool, peer: String) throws {
         _ = Socket.ignoreBrokenPipe
         ERR_clear_error()
         guard let ssl = SSL_new(context.handle) else {
@@ -59,10 +62,10 @@ public final class TLSConnection {
             throw TLSError(.configuration, operation: "connect", detail: "a server context cannot start a client handshake")
         }
         let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw TLSError(.connectFailed, operation: "socket", detail: Socket.errnoText(errno)) }
+        guard fd >= 0 else { throw SystemError.last("socket") }
         let connection: TLSConnection
         do {
-            try Socket.prepare(fd, operation: "connect \(address)")
+            try Socket.prepare(fd)
             let status = address.withSockAddr { Glibc.connect(fd, $0, $1) }
             if status != 0 && errno != EINPROGRESS {
                 throw TLSError(.connectFailed, operation: "connect \(address)", detail: Socket.errnoText(errno))
@@ -75,21 +78,6 @@ public final class TLSConnection {
         try connection.configureClient(serverName: serverName)
         SSL_set_connect_state(connection.ssl)
         return connection
-    }
-
-    /// Wraps an accepted socket (see ``TCPListener/accept()``) for a server handshake. Takes ownership of `acceptedSocket`.
-    public convenience init(acceptedSocket: Int32, context: TLSContext) throws {
-        guard context.role == .server else {
-            close(acceptedSocket)
-            throw TLSError(.configuration, operation: "accept", detail: "a client context cannot accept")
-        }
-        do {
-            try self.init(fileDescriptor: acceptedSocket, context: context, tcpConnecting: false, peer: "client")
-        } catch {
-            close(acceptedSocket)
-            throw error
-        }
-        SSL_set_accept_state(ssl)
     }
 
     private func configureClient(serverName: String) throws {

@@ -1,7 +1,8 @@
 import COpenSSL
 
 /// A configured OpenSSL `SSL_CTX`: client (system CAs plus an optional extra CA, peer verification
-/// always on) or server (certificate, key and an ALPN choice).
+/// always on) or server (certificate, key and an ALPN choice; made only by the test servers,
+/// `TLSContext.server` in PushgateTesting).
 ///
 /// - Important: client contexts always verify the peer; there is no bypass (protocol/signed-relay.md §7).
 // @unchecked Sendable: the SSL_CTX is fully configured in the initialiser and never changed
@@ -13,10 +14,10 @@ public final class TLSContext: @unchecked Sendable {
     public let role: Role
     /// Protocols offered (client, in order) or accepted (server, most preferred first).
     public let alpnProtocols: [String]
-    let alpn: ALPNProtocolList
-    let handle: OpaquePointer
+    package let alpn: ALPNProtocolList
+    package let handle: OpaquePointer
 
-    private init(role: Role, alpn: ALPNProtocolList) throws {
+    package init(role: Role, alpn: ALPNProtocolList) throws {
         ERR_clear_error()
         let method = role == .client ? TLS_client_method() : TLS_server_method()
         guard let handle = SSL_CTX_new(method) else {
@@ -59,44 +60,4 @@ public final class TLSContext: @unchecked Sendable {
         }
         return context
     }
-
-    /// A server context presenting `certificatePEM` (leaf first, then any chain) with `privateKeyPEM`,
-    /// selecting the first of `alpn` that the client offers and refusing the handshake when none is offered.
-    /// An empty `alpn` list negotiates no application protocol at all.
-    public static func server(certificatePEM: String, privateKeyPEM: String, alpn: [String]) throws -> TLSContext {
-        let context = try TLSContext(role: .server, alpn: ALPNProtocolList(alpn))
-        let handle = context.handle
-        let certificates = try PEMReader.certificates(certificatePEM)
-        defer { certificates.forEach { X509_free($0) } }
-        guard SSL_CTX_use_certificate(handle, certificates[0]) == 1 else {
-            throw TLSError(.configuration, operation: "SSL_CTX_use_certificate", detail: OpenSSLErrorQueue.drain())
-        }
-        for chainCertificate in certificates.dropFirst() {
-            guard pg_tls_ctx_add1_chain_cert(handle, chainCertificate) == 1 else {
-                throw TLSError(.configuration, operation: "SSL_CTX_add1_chain_cert", detail: OpenSSLErrorQueue.drain())
-            }
-        }
-        let key = try PEMReader.privateKey(privateKeyPEM)
-        defer { EVP_PKEY_free(key) }
-        guard SSL_CTX_use_PrivateKey(handle, key) == 1, SSL_CTX_check_private_key(handle) == 1 else {
-            throw TLSError(.configuration, operation: "SSL_CTX_use_PrivateKey", detail: OpenSSLErrorQueue.drain())
-        }
-        if !alpn.isEmpty {
-            SSL_CTX_set_alpn_select_cb(handle, selectALPN, Unmanaged.passUnretained(context).toOpaque())
-        }
-        return context
-    }
-}
-
-/// Server-side ALPN choice. The context outlives every SSL made from it (each TLSConnection
-/// holds its TLSContext), so the unretained reference is valid whenever OpenSSL calls.
-private let selectALPN: SSL_CTX_alpn_select_cb_func = { _, out, outLength, offered, offeredLength, argument in
-    guard let out, let outLength, let offered, let argument else { return SSL_TLSEXT_ERR_ALERT_FATAL }
-    let context = Unmanaged<TLSContext>.fromOpaque(argument).takeUnretainedValue()
-    let list = UnsafeBufferPointer(start: offered, count: Int(offeredLength))
-    guard let match = context.alpn.firstMatch(in: list) else { return SSL_TLSEXT_ERR_ALERT_FATAL }
-    // Point into the client's list, which OpenSSL keeps alive for the whole handshake.
-    out.pointee = offered + match.offset
-    outLength.pointee = UInt8(match.count)
-    return SSL_TLSEXT_ERR_OK
 }

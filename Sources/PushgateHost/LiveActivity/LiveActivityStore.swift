@@ -38,7 +38,7 @@ public actor LiveActivityStore {
     private var positions: [String: Int] = [:]
     /// The revision `records` matches; nil until loaded or after a failed write.
     private var revision: Int64?
-    /// SQL reads so far (statements that return rows), for tests and `pushgate bench live-activity`.
+    /// SQL reads so far (statements that return rows), for tests and `pushgate-dev bench live-activity`.
     public private(set) var reads = 0
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { database.unownedExecutor }

@@ -1,3 +1,4 @@
+import PushgateCore
 import PushgateStore
 import Synchronization
 

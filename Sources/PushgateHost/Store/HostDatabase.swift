@@ -1,3 +1,4 @@
+import PushgateCore
 import PushgateStore
 
 /// `host.sqlite`'s one connection and the serial queue it runs on: opened and migrated here,

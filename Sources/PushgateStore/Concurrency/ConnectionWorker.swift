@@ -1,3 +1,5 @@
+import PushgateCore
+
 /// Owns one database connection and runs every use of it on a dedicated serial queue, so the
 /// blocking calls (SQLite steps and fsyncs, libpq round trips) never hold a cooperative-pool thread.
 ///

@@ -1,3 +1,5 @@
+import PushgateCore
+
 /// A value bound to a numbered statement parameter.
 public enum SQLValue: Sendable, Hashable {
     case text(String)

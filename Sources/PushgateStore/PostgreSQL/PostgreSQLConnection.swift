@@ -1,4 +1,5 @@
 import CLibPQ
+import PushgateCore
 
 /// One libpq connection (`PGconn`): parameterised statements only, each prepared once and
 /// reused, text results, and write transactions that take an advisory lock first.

@@ -2,10 +2,10 @@ import Foundation
 import PushgateCore
 
 /// How the fault suite and the soak start, restart and stop the three processes of a push
-/// chain — `pushgate fake-apns`, `pushgate-relay`, `pushgate-host` (relay mode) — from one
+/// chain — `pushgate-dev fake-apns`, `pushgate-relay`, `pushgate-host` (relay mode) — from one
 /// directory of executables, each a ``ServerProcess`` on loopback with its log file.
 public struct PushChainProcesses: Sendable {
-    /// The directory holding `pushgate`, `pushgate-relay` and `pushgate-host`.
+    /// The directory holding `pushgate-dev`, `pushgate-relay` and `pushgate-host`.
     public let binaries: String
 
     /// The relay's per-minute rate limits: a chain posts many sends a minute from one address
@@ -16,9 +16,9 @@ public struct PushChainProcesses: Sendable {
         self.binaries = binaries
     }
 
-    /// `pushgate fake-apns` with `arguments` but `--port`.
+    /// `pushgate-dev fake-apns` with `arguments` but `--port`.
     public func startFake(_ arguments: [String], port: UInt16, logFile: String) async throws -> ServerProcess {
-        try await ServerProcess.start("fake APNs", executable: binaries + "/pushgate", arguments: arguments + ["--port", "\(port)"],
+        try await ServerProcess.start("fake APNs", executable: binaries + "/pushgate-dev", arguments: arguments + ["--port", "\(port)"],
                                       environment: [:], logFile: logFile)
     }
 

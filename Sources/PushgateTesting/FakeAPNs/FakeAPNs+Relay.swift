@@ -9,7 +9,7 @@ extension FakeAPNs {
                                   caFile: caFile, databasePath: databasePath)
     }
 
-    /// The same settings for a fake APNs at `origin` in another process (`pushgate fake-apns`).
+    /// The same settings for a fake APNs at `origin` in another process (`pushgate-dev fake-apns`).
     public static func relayEnvironment(origin: String, apnsKey: P256PrivateKey, keyId: String, teamId: String,
                                         bundleId: String, caFile: String, databasePath: String) throws -> [String: String] {
         [

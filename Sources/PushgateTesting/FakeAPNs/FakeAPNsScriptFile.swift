@@ -1,6 +1,6 @@
 import PushgateCore
 
-/// The `--script` file of `pushgate fake-apns`: a JSON object from device token to
+/// The `--script` file of `pushgate-dev fake-apns`: a JSON object from device token to
 /// `{"status":410,"reason":"Unregistered","delayMs":250,"retryAfter":30}` (all but `status`
 /// optional), or to an array of them (``FakeScriptFile``).
 public enum FakeAPNsScriptFile {

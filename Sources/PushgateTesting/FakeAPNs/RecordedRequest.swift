@@ -23,7 +23,7 @@ public struct RecordedRequest: FakeProviderRecord {
     /// `apns-priority`, as sent; `nil` when absent (APNs then takes 10).
     public var priority: String? { header("apns-priority") }
 
-    /// The record line `pushgate fake-apns --record` writes:
+    /// The record line `pushgate-dev fake-apns --record` writes:
     /// `{"path","headers":{…},"payload":…,"status","reason"}` (compact; `reason` null on success;
     /// a reset stream has `"status":null` and ends with `"reset":true`).
     /// The provider token is replaced by `[redacted]` so record files never hold a usable JWT.

@@ -37,7 +37,7 @@ public struct FakeFCMRecord: FakeProviderRecord {
     /// `message.android.notification` of a notification message (`tag`, `channel_id`, `notification_count`…).
     public var androidNotification: JSONObject? { message?["android"]?["notification"]?.objectValue }
 
-    /// The record line `pushgate fake-fcm --record` writes:
+    /// The record line `pushgate-dev fake-fcm --record` writes:
     /// `{"kind","path","headers":{…},"message":…,"status","error"}` (compact; `message` and `error`
     /// null when absent; a reset stream has `"status":null` and ends with `"reset":true`). Access
     /// tokens are written as `[redacted]`; exchange bodies (which hold the signed assertion) are

@@ -1,6 +1,6 @@
 import PushgateCore
 
-/// The `--script` file of `pushgate fake-fcm`: a JSON object from registration token to either
+/// The `--script` file of `pushgate-dev fake-fcm`: a JSON object from registration token to either
 /// a preset name (``FakeFCMError/presets``: `"unregistered"`, `"invalid-token"`…), an object
 /// `{"preset"|"status", "errorStatus", "errorCode", "message", "fields", "delayMs", "retryAfter"}`,
 /// or an array of those (``FakeScriptFile``).

@@ -1,4 +1,4 @@
-/// What `pushgate fake-apns` and `pushgate fake-fcm` run once their flags are parsed: the fake
+/// What `pushgate-dev fake-apns` and `pushgate-dev fake-fcm` run once their flags are parsed: the fake
 /// with the scripts and connection faults installed, every request appended to the record file,
 /// and the certificate PEM written out.
 public enum FakeProviderCommandLine<Fake: FakeProvider> {

@@ -8,7 +8,7 @@ public protocol FakeProviderRecord: Sendable {
     var status: Int { get }
     /// Whether the stream was reset (RST_STREAM) instead of answered.
     var reset: Bool { get }
-    /// The compact JSON line `pushgate fake-… --record` writes for this request.
+    /// The compact JSON line `pushgate-dev fake-… --record` writes for this request.
     func recordLine() -> String
 }
 

@@ -1,6 +1,6 @@
 import PushgateCore
 
-/// What the `--script` files of `pushgate fake-apns` and `pushgate fake-fcm` share: a JSON object
+/// What the `--script` files of `pushgate-dev fake-apns` and `pushgate-dev fake-fcm` share: a JSON object
 /// from token to that token's entry, or to a sequence of entries (a non-empty array, applied to
 /// the token's successive valid requests, the last one repeating), read strictly so that a typo
 /// never turns into a silent 200.

@@ -213,3 +213,13 @@ final class HTTP2ServerSession {
         }
     }
 }
+
+extension NGHTTP2Session {
+    /// A server session calling `callbacks`; its owner sets the user data once it exists.
+    convenience init(server callbacks: NGHTTP2Callbacks) throws(NGHTTP2Error) {
+        var session: OpaquePointer?
+        let status = nghttp2_session_server_new(&session, callbacks.handle, nil)
+        guard status == 0, let session else { throw NGHTTP2Error(operation: "nghttp2_session_server_new", code: Int(status)) }
+        self.init(owning: session)
+    }
+}

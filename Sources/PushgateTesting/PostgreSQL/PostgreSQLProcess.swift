@@ -1,4 +1,5 @@
 import Foundation
+import PushgateCore
 
 /// A child process started with `posix_spawn` for the test PostgreSQL server (`initdb`,
 /// `createdb`, `postgres`): its output goes to a log file or one pipe, and it runs in a
@@ -29,7 +30,7 @@ struct PostgreSQLProcess {
             posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         case .pipe:
-            guard pipe(&pipeFDs) == 0 else { throw ChildProcessError(command: arguments[0], reason: String(cString: strerror(errno))) }
+            guard pipe(&pipeFDs) == 0 else { throw SystemError.last("pipe for \(arguments[0])") }
             posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
             posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
             posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
@@ -51,7 +52,7 @@ struct PostgreSQLProcess {
         if pipeFDs[1] >= 0 { close(pipeFDs[1]) }
         guard result == 0 else {
             if pipeFDs[0] >= 0 { close(pipeFDs[0]) }
-            throw ChildProcessError(command: arguments[0], reason: String(cString: strerror(result)))
+            throw SystemError(operation: arguments[0], errno: result)
         }
         pid = child
         outputFD = pipeFDs[0]

@@ -1,4 +1,5 @@
 import Foundation
+import PushgateCore
 import Synchronization
 
 /// A private PostgreSQL server for tests: a fresh cluster in a temporary directory, trust
@@ -86,11 +87,11 @@ public final class PostgreSQLTestServer: Sendable {
         let parent = installation.owner == nil ? NSTemporaryDirectory() : "/tmp/"
         var template = Array((parent + "pushgate-pg-XXXXXX").utf8CString)
         guard let created = mkdtemp(&template) else {
-            throw ChildProcessError(command: "mkdtemp", reason: String(cString: strerror(errno)))
+            throw SystemError.last("mkdtemp")
         }
         let directory = String(cString: created)
         if let owner = installation.owner, chown(directory, owner.uid, owner.gid) != 0 {
-            throw ChildProcessError(command: "chown \(directory)", reason: String(cString: strerror(errno)))
+            throw SystemError.last("chown \(directory)")
         }
         try PostgreSQLProcess.run(installation.launcher + [installation.binary("initdb"), "-D", directory + "/data", "-U", user,
                                                       "--auth=trust", "--no-sync", "--locale=C", "--encoding=UTF8"],
@@ -157,7 +158,7 @@ public final class PostgreSQLTestServer: Sendable {
 
     private static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ChildProcessError(command: "socket", reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw SystemError.last("socket") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -166,7 +167,7 @@ public final class PostgreSQLTestServer: Sendable {
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw ChildProcessError(command: "bind", reason: String(cString: strerror(errno))) }
+        guard bound else { throw SystemError.last("bind") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

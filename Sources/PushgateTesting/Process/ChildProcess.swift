@@ -1,4 +1,5 @@
 import Foundation
+import PushgateCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -67,7 +68,7 @@ public final class ChildProcess: Sendable {
         ([stdin.read, stdout.write] + (stderr.map { [$0.write] } ?? [])).forEach { _ = close($0) }
         guard result == 0 else {
             ([stdin.write, stdout.read] + (stderr.map { [$0.read] } ?? [])).forEach { _ = close($0) }
-            throw ChildProcessError(command: "posix_spawn \(executable)", reason: String(cString: strerror(result)))
+            throw SystemError(operation: "posix_spawn \(executable)", errno: result)
         }
         pid = child
         stdoutFD = stdout.read
@@ -159,11 +160,9 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    private static func pipe() throws -> (read: Int32, write: Int32) {
+    private static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [0, 0]
-        guard Glibc.pipe(&descriptors) == 0 else {
-            throw ChildProcessError(command: "pipe", reason: String(cString: strerror(errno)))
-        }
+        guard Glibc.pipe(&descriptors) == 0 else { throw .last("pipe") }
         descriptors.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         return (descriptors[0], descriptors[1])
     }

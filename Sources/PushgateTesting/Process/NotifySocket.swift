@@ -1,4 +1,5 @@
 import Foundation
+import PushgateCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,7 @@ public final class NotifySocket: Sendable {
         let unique = "pushgate-notify-\(UUID().uuidString.prefix(8))"
         name = abstract ? "@" + unique : FileManager.default.temporaryDirectory.appendingPathComponent(unique).path
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw ChildProcessError(command: "socket AF_UNIX", reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw SystemError.last("socket AF_UNIX") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var path = Array(name.utf8)
@@ -28,9 +29,9 @@ public final class NotifySocket: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(length)) }
         }
         guard bound == 0 else {
-            let reason = String(cString: strerror(errno))
+            let failure = SystemError.last("bind \(name)")
             close(descriptor)
-            throw ChildProcessError(command: "bind \(name)", reason: reason)
+            throw failure
         }
     }
 
@@ -48,7 +49,7 @@ public final class NotifySocket: Sendable {
         guard ready > 0 else { throw ChildProcessError(command: "receive on \(name)", reason: "no datagram within \(seconds) s") }
         var buffer = [UInt8](repeating: 0, count: 4_096)
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count >= 0 else { throw ChildProcessError(command: "recv on \(name)", reason: String(cString: strerror(errno))) }
+        guard count >= 0 else { throw SystemError.last("recv on \(name)") }
         return String(decoding: buffer.prefix(count), as: UTF8.self)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A server executable run as a child process that prints `listening HOST:PORT` once it
-/// serves (`pushgate fake-apns`, `pushgate-relay`, `pushgate-host`), its standard error in a
+/// serves (`pushgate-dev fake-apns`, `pushgate-relay`, `pushgate-host`), its standard error in a
 /// log file. Every wait has a time limit: a child that does not start, or does not stop, is
 /// killed and the error names it and shows the end of its log.
 public final class ServerProcess: Sendable {

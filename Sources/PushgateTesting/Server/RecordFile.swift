@@ -1,6 +1,6 @@
 import Glibc
 
-/// The `--record` file of `pushgate fake-apns` and `pushgate fake-fcm`: one JSON line per
+/// The `--record` file of `pushgate-dev fake-apns` and `pushgate-dev fake-fcm`: one JSON line per
 /// request, appended (each line is one `write`, so lines never interleave).
 public final class RecordFile: Sendable {
     /// A record file that could not be opened.
