@@ -34,10 +34,12 @@ let package = Package(
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2", "CLinux"]),
+        // The bench's report: figure lines in, docs/performance.md and its charts out (docs/bench.md).
+        .target(name: "PushgateBenchReport"),
 
         // Executables: flag parsing only, logic lives in the libraries.
         .executableTarget(name: "pushgate", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders",
-                                                         "PushgateTesting", "PushgateHost"]),
+                                                         "PushgateTesting", "PushgateHost", "PushgateBenchReport"]),
         .executableTarget(name: "pushgate-relay", dependencies: ["PushgateRelay"]),
         .executableTarget(name: "pushgate-host", dependencies: ["PushgateHost"]),
 
@@ -54,6 +56,7 @@ let package = Package(
                     dependencies: ["PushgateTestSupport", "PushgateTesting", "PushgateProviders", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "PushgateHostTests",
                     dependencies: ["PushgateTestSupport", "PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
+        .testTarget(name: "PushgateBenchReportTests", dependencies: ["PushgateBenchReport"]),
         .testTarget(name: "pushgateTests",
                     dependencies: ["PushgateTestSupport", "pushgate", "pushgate-relay", "PushgateProviders", "PushgateHTTP", "PushgateTesting", "PushgateCore"]),
         // What an operator gets beside the binaries: the environment files, the operations
