@@ -61,7 +61,7 @@ run_h2load() {
     'BEGIN { for (i = 0; i < count; i++) printf "https://127.0.0.1:%d/3/device/%064x\n", port, i }' >"$WORK/uris.txt"
   timed_cpu "$WORK/h2load.cpu" h2load -n "$count" -c 1 -m 1000 -i "$WORK/uris.txt" -d "$WORK/payload.json" \
     -H "authorization: bearer $token" -H "apns-topic: dev.pushgate.bench" -H "apns-push-type: alert" \
-    "https://127.0.0.1:$SERVER_PORT" >"$WORK/h2load.out" 2>&1
+    "https://127.0.0.1:$SERVER_PORT" >"$WORK/h2load.out"
   # `finished in 1.40s, 72142.86 req/s, …` and `requests: N total, N started, N done, N succeeded, …`
   rate=$(awk '/^finished in/ { sub(/,$/, "", $4); print $4 }' "$WORK/h2load.out")
   succeeded=$(awk '/^requests:/ { print $8 }' "$WORK/h2load.out")

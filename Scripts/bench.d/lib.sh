@@ -38,15 +38,15 @@ setting() { printf '{"suite":"%s","setting":"%s","value":%s}\n' "$SUITE" "$1" "$
 # A paragraph of the section, from standard input: `text intro|outro [NAME=VALUE…] <<'EOF'`;
 # `$NAME` in the text is replaced by VALUE (the text is quoted, so its backticks stay).
 text() {
-  local place=$1
+  local place=$1 body
   shift
-  python3 - "$SUITE" "$place" "$@" <<'PY'
+  body=$(cat)
+  python3 -c '
 import json, string, sys
-suite, place, *assignments = sys.argv[1:]
+suite, place, body, *assignments = sys.argv[1:]
 values = dict(assignment.split("=", 1) for assignment in assignments)
-text = string.Template(sys.stdin.read().rstrip("\n")).safe_substitute(values)
-print(json.dumps({"suite": suite, "text": text, "place": place}, ensure_ascii=False))
-PY
+print(json.dumps({"suite": suite, "text": string.Template(body).safe_substitute(values), "place": place}, ensure_ascii=False))
+' "$SUITE" "$place" "$body" "$@"
 }
 
 # The facts every section starts with: date, machine, load, the script's invocation and the
@@ -130,10 +130,13 @@ per_unit() { echo "$1 $2 $3" | awk '{ print ($2 - $1) / $3 * 1e6 }'; }
 
 # `timed_cpu FILE COMMAND…` runs COMMAND and writes the CPU seconds (user + system) it used,
 # children included, to FILE, as /usr/bin/time counts a whole process.
+# Its standard error is shown once it ends.
 timed_cpu() {
-  local file=$1 TIMEFORMAT='%3U %3S'
+  local file=$1 TIMEFORMAT='%3U %3S' status=0
   shift
-  { time "$@"; } 2>"$file.time"
+  { time "$@" 2>"$file.err"; } 2>"$file.time" || status=$?
+  cat "$file.err" >&2
+  [ "$status" = 0 ] || { echo "bench: $* failed with status $status" >&2; exit 1; }
   awk '{ print $1 + $2 }' "$file.time" >"$file"
 }
 

@@ -61,7 +61,7 @@ public enum BenchCharts {
             set ylabel "requests or verifications per second"
             set xtics 1
             set yrange [0:*]
-            set key bottom right
+            set key below
             plot \(plots.joined(separator: ", \\\n     "))
 
             """)
@@ -110,7 +110,7 @@ public enum BenchCharts {
                     let pair = cell.replacingOccurrences(of: " ms", with: "").components(separatedBy: " / ").compactMap(number)
                     guard pair.count == 2 else { continue }
                     var rest = row[0].replacingOccurrences(of: "latency p50 / p99", with: "")
-                        .replacingOccurrences(of: "`", with: "").trimmingSpaces
+                        .replacingOccurrences(of: "`", with: "").replacingOccurrences(of: " ,", with: ",").trimmingSpaces
                     if rest.hasPrefix(",") { rest = String(rest.dropFirst()).trimmingSpaces }
                     if rest.hasSuffix(",") || rest.hasSuffix(":") { rest = String(rest.dropLast()).trimmingSpaces }
                     let label = rest.isEmpty ? suite : "\(suite): \(rest)"
@@ -125,11 +125,11 @@ public enum BenchCharts {
             set style histogram clustered gap 1
             set style fill solid 0.85 border -1
             set boxwidth 0.9
-            set xtics rotate by -40 left font ",9"
+            set xtics rotate by 35 right font ",9"
             set ylabel "ms"
             set yrange [0:*]
-            set bmargin 16
-            set rmargin 12
+            set bmargin 15
+            set lmargin 28
             plot $data using 2:xtic(1) title "p50", '' using 3 title "p99"
 
             """)
@@ -154,11 +154,11 @@ public enum BenchCharts {
             set style histogram clustered gap 1
             set style fill solid 0.85 border -1
             set boxwidth 0.9
-            set xtics rotate by -40 left font ",9"
-            set ylabel "pushes (of \(table.rows.first.flatMap { table.cell($0, "pushes expected") } ?? "?") per scenario)"
+            set xtics rotate by 35 right font ",9"
+            set ylabel "pushes"
             set yrange [0:*]
-            set bmargin 16
-            set rmargin 14
+            set bmargin 15
+            set lmargin 30
             plot \(plots.joined(separator: ", "))
 
             """)

@@ -15,7 +15,13 @@ public enum PerformanceDocument {
         ("faults.svg", "the fault scenarios: pushes queued, posted again, duplicated and lost (faults)"),
     ]
 
-    public static let preamble = """
+    /// The file's opening, linking the charts drawn from it (`charts`, file names in docs/perf/).
+    public static func preamble(charts: [String]) -> String {
+        let links = Self.charts.filter { charts.contains($0.file) }.map { "- [\($0.title)](perf/\($0.file))" }
+        return opening + (links.isEmpty ? "" : "\nCharts (docs/perf/, drawn from the tables below):\n\n" + links.joined(separator: "\n") + "\n")
+    }
+
+    private static let opening = """
         # Performance
 
         How to run the benchmarks: `Scripts/bench` installs what is missing (`Scripts/bootstrap`),
@@ -38,9 +44,7 @@ public enum PerformanceDocument {
         them as they are. The sections and the charts below are written by `pushgate bench report` from
         the suites' figure lines (docs/bench.md, "The report").
 
-        Charts (docs/perf/, drawn from the tables of this file):
-
-        """ + charts.map { "- [\($0.title)](perf/\($0.file))" }.joined(separator: "\n") + "\n"
+        """
 
     /// One suite's section: heading, the suite's text, the facts of the run, then `body` (the
     /// table and notes) and the suite's closing text.
@@ -107,11 +111,11 @@ public enum PerformanceDocument {
         let order = suites + otherSections
         let names = order.filter { merged[$0] != nil } + (oldOrder + new.keys.sorted()).filter { !order.contains($0) }
         var seen: Set<String> = []
-        var document = preamble
+        var body = ""
         for name in names where seen.insert(name).inserted {
-            document += "\n" + merged[name]! + "\n"
+            body += "\n" + merged[name]! + "\n"
         }
-        return document
+        return preamble(charts: BenchCharts.charts(from: body).map(\.file)) + body
     }
 }
 

@@ -71,10 +71,14 @@ import Testing
             ## faults
 
             | scenario | lost |
+            |---|---:|
+            | baseline | 0 |
             """
         let merged = PerformanceDocument.merge(old: old, replacing: ["hapi": "## hapi\n\nnew hapi", "core": "## core\n\nnew core"])
-        #expect(merged.hasPrefix(PerformanceDocument.preamble))
-        #expect(String(merged.dropFirst(PerformanceDocument.preamble.count)) == """
+        let preamble = PerformanceDocument.preamble(charts: ["faults.svg"])
+        #expect(preamble.hasSuffix("- [the fault scenarios: pushes queued, posted again, duplicated and lost (faults)](perf/faults.svg)\n"))
+        #expect(merged.hasPrefix(preamble))
+        #expect(String(merged.dropFirst(preamble.count)) == """
 
             ## core
 
@@ -87,6 +91,8 @@ import Testing
             ## faults
 
             | scenario | lost |
+            |---|---:|
+            | baseline | 0 |
 
             ## soak
 
