@@ -60,6 +60,8 @@ public enum BenchCharts {
             set xlabel "round"
             set ylabel "requests or verifications per second"
             set xtics 1
+            set autoscale xfix
+            set offsets 0.2, 0.2, 0, 0
             set yrange [0:*]
             set key below
             plot \(plots.joined(separator: ", \\\n     "))
@@ -88,7 +90,10 @@ public enum BenchCharts {
                 set xlabel "round"
                 set ylabel "\(unit)"
                 set xtics 1
+                set autoscale xfix
+                set offsets 0.2, 0.2, 0, 0
                 set yrange [0:*]
+                set key below
                 plot $data using 1:2 with linespoints lw 2 title "APNsClient (pushgate bench apns)", \\
                      $data using 1:3 with linespoints lw 2 title "h2load (nghttp2)"
 
