@@ -131,3 +131,42 @@ import Testing
         #expect(chart.script.contains("$data << EOD\n\"baseline\" 0 0 0 0\n\"gateway relay kill -9\" NaN NaN 0 0\nEOD\n"))
     }
 }
+
+@Suite struct BenchReportAPNsTests {
+    /// Three rounds of both windows; h2load beside the 1 000 window.
+    private static func records(clientCPU: [Double]) -> [BenchRecord] {
+        var records: [BenchRecord] = []
+        for (index, cpu) in clientCPU.enumerated() {
+            for window in ["1000", "2000"] {
+                for (name, value, unit) in [("apns.pushes_per_second", 60_000.0 + Double(index) * 1000, "pushes/s"),
+                                            ("apns.latency_p50", 14, "ms"), ("apns.latency_p99", 28, "ms"),
+                                            ("apns.client_cpu_per_push", 20, "µs"), ("apns.client_peak_rss", 43, "MiB"),
+                                            ("apns.client_process_cpu_per_push", cpu, "µs"), ("apns.fake_cpu_per_push", 10, "µs"),
+                                            ("apns.fake_peak_rss", 32, "MiB")] {
+                    records.append(BenchRecord(suite: "apns", round: index + 1, group: window, name: name, value: value, unit: unit))
+                }
+            }
+            records.append(BenchRecord(suite: "apns", round: index + 1, group: "1000", name: "h2load.pushes_per_second",
+                                       value: 75_000, unit: "pushes/s"))
+            records.append(BenchRecord(suite: "apns", round: index + 1, group: "1000", name: "h2load.cpu_per_push", value: 5, unit: "µs"))
+        }
+        return records
+    }
+
+    @Test func theClientAgainstH2loadIsJudgedOnTheMedianOfTheRoundsRatios() throws {
+        let section = try #require(try BenchReport.sections(Self.records(clientCPU: [25, 20, 7.5]))["apns"])
+        #expect(section.contains("| client / h2load rate, same round | 0.80 / 0.81 / 0.83 | 0.81 | 0.83 | — | — |"))
+        #expect(section.contains("| client / h2load CPU per push, same round | 5.00 / 4.00 / 1.50 | 4.00 | 1.50 | ≤ 2.0 (median) | **no** |"))
+        let met = try #require(try BenchReport.sections(Self.records(clientCPU: [25, 9, 7.5]))["apns"])
+        #expect(met.contains("| client / h2load CPU per push, same round | 5.00 / 1.80 / 1.50 | 1.80 | 1.50 | ≤ 2.0 (median) | yes |"))
+        #expect(met.contains("| pushes/s, 1 000 outstanding | 62 000 pushes/s | — | — | ≥ 30 000/s | yes |"))
+        #expect(met.contains("Range of pushes/s over the rounds: 1 000 outstanding 60 000–62 000; 2 000 outstanding 60 000–62 000."))
+    }
+
+    @Test func withoutH2loadTheSectionHasOnlyTheClientsTable() throws {
+        let records = Self.records(clientCPU: [20]).filter { !($0.name ?? "").hasPrefix("h2load.") }
+        let section = try #require(try BenchReport.sections(records)["apns"])
+        #expect(!section.contains("h2load"))
+        #expect(section.hasSuffix("Range of pushes/s over the rounds: 1 000 outstanding 60 000–60 000; 2 000 outstanding 60 000–60 000."))
+    }
+}
