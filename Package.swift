@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "PushgateRelay", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateHost", dependencies: ["PushgateCore", "PushgateStore", "PushgateHTTP", "PushgateProviders"]),
         .target(name: "PushgateTesting", dependencies: ["PushgateCore", "PushgateHTTP", "COpenSSL", "CNGHTTP2", "CLinux"]),
+        // The bench's report: figure lines in, docs/performance.md and its charts out (docs/bench.md).
+        .target(name: "PushgateBenchReport"),
         // What both command-line tools share: the argument list, the command table, their errors and files.
         .target(name: "PushgateCommandLine", dependencies: ["PushgateCore"]),
 
@@ -43,7 +45,7 @@ let package = Package(
         .executableTarget(name: "pushgate", dependencies: ["PushgateCommandLine", "PushgateCore", "PushgateStore", "PushgateHTTP",
                                                          "PushgateProviders"]),
         .executableTarget(name: "pushgate-dev", dependencies: ["PushgateCommandLine", "PushgateCore", "PushgateStore", "PushgateHTTP",
-                                                             "PushgateProviders", "PushgateTesting", "PushgateHost"]),
+                                                             "PushgateProviders", "PushgateTesting", "PushgateHost", "PushgateBenchReport"]),
         .executableTarget(name: "pushgate-relay", dependencies: ["PushgateRelay"]),
         .executableTarget(name: "pushgate-host", dependencies: ["PushgateHost"]),
 
@@ -60,6 +62,7 @@ let package = Package(
                     dependencies: ["PushgateTestSupport", "PushgateTesting", "PushgateProviders", "PushgateHTTP", "PushgateCore", "COpenSSL"]),
         .testTarget(name: "PushgateHostTests",
                     dependencies: ["PushgateTestSupport", "PushgateHost", "PushgateRelay", "PushgateTesting", "PushgateProviders", "PushgateCore", "pushgate-host"]),
+        .testTarget(name: "PushgateBenchReportTests", dependencies: ["PushgateBenchReport"]),
         .testTarget(name: "pushgateTests",
                     dependencies: ["PushgateTestSupport", "pushgate", "pushgate-dev", "pushgate-relay", "PushgateProviders", "PushgateHTTP",
                                    "PushgateTesting", "PushgateCore"]),

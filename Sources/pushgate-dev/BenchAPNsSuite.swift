@@ -1,3 +1,4 @@
+import Foundation
 import PushgateCommandLine
 import PushgateCore
 import PushgateHTTP
@@ -9,6 +10,8 @@ import PushgateProviders
 enum BenchAPNsSuite {
     static let usage = "pushgate-dev bench apns --target PORT --ca FILE --p8 FILE --key-id K --team-id T "
         + "[--count N] [--window N] [--payload-bytes N]"
+
+    static let tokenUsage = "pushgate-dev bench apns-token --p8 FILE --key-id K --team-id T [--payload-out FILE] [--payload-bytes N]"
 
     private static let bundleId = "dev.pushgate.bench"
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -60,6 +63,19 @@ enum BenchAPNsSuite {
         report(BenchFigure(name: "apns.client_cpu_per_push", value: cpu / Double(count) * 1e6, unit: "µs",
                            detail: "\(BenchFigure.twoDecimals(cpu)) CPU-s for the timed pushes, all threads"))
         report(BenchFigure(name: "apns.client_peak_rss", value: Double(try BenchProcess.memoryKiB("VmHWM")) / 1024, unit: "MiB"))
+    }
+
+    /// `pushgate-dev bench apns-token`: prints a provider token of the `.p8` key (the one the client
+    /// makes) and writes the client's alert payload, for `h2load` against the same fake.
+    static func token(_ arguments: inout ArgumentList, report: (BenchFigure) -> Void) throws {
+        let key = try P256PrivateKey(pkcs8PEM: String(decoding: try ToolFile.read(arguments.requiredOption("p8")), as: UTF8.self))
+        let keyId = try arguments.requiredOption("key-id")
+        let teamId = try arguments.requiredOption("team-id")
+        let payloadOut = arguments.option("payload-out")
+        let payloadBytes = try arguments.wholeNumber("payload-bytes", in: 80...4_096, default: 300)
+        try arguments.finish()
+        if let payloadOut { try Data(alertPayload(bytes: payloadBytes)).write(to: URL(fileURLWithPath: payloadOut)) }
+        print(APNsProviderToken.make(key: key, keyId: keyId, teamId: teamId, issuedAt: SystemClock().nowMilliseconds / 1000))
     }
 
     /// Sends the pushes numbered `indices`, keeping `window` sends outstanding until the last:

@@ -1,3 +1,4 @@
+import PushgateBenchReport
 import PushgateCommandLine
 
 /// `pushgate-dev bench SUITE …`: benchmark figures, one JSON line per figure on standard output
@@ -29,6 +30,7 @@ enum BenchCommand {
 
     static let drivers = [
         Driver(name: "apns", usage: BenchAPNsSuite.usage, run: BenchAPNsSuite.run),
+        Driver(name: "apns-token", usage: BenchAPNsSuite.tokenUsage, run: BenchAPNsSuite.token),
         Driver(name: "relay-presign", usage: BenchRelayPresign.usage, run: BenchRelayPresign.run),
         Driver(name: "relay-post", usage: BenchRelayPost.usage, run: BenchRelayPost.run),
         Driver(name: "relay-send", usage: BenchRelaySendSuite.usage, run: BenchRelaySendSuite.run),
@@ -37,6 +39,12 @@ enum BenchCommand {
         Driver(name: "hapi-push", usage: BenchHapiPushSuite.usage, run: BenchHapiPushSuite.run),
         Driver(name: "gateway", usage: BenchGatewaySuite.usage, run: BenchGatewaySuite.run),
         Driver(name: "soak", usage: BenchSoakSuite.usage, run: BenchSoakSuite.run),
+        Driver(name: "report", usage: "pushgate-dev bench report [--figures FILE] [--document FILE] [--charts DIR]") { arguments, _ in
+            let figures = try arguments.option("figures").map { String(decoding: try ToolFile.read($0), as: UTF8.self) }
+            let document = arguments.option("document") ?? "docs/performance.md", charts = arguments.option("charts")
+            try arguments.finish()
+            try BenchReport.run(figureLines: figures, document: document, chartsDirectory: charts)
+        },
     ]
 
     static let usage = (["pushgate-dev bench \(suites.map(\.name).joined(separator: "|")) [--seconds N]"] + drivers.map(\.usage))
