@@ -3,7 +3,7 @@ import PushgateHTTP
 import PushgateProviders
 import Synchronization
 
-/// The host's logic without HTTP: alert tokens, events through the gate to the dispatcher,
+/// The host's logic without HTTP: alert tokens, events through the throttle to the dispatcher,
 /// badge clearing, Live Activities, and status. The API and the executable are thin layers over it.
 public final class HostService: Sendable {
     public let settings: HostSettings
@@ -29,7 +29,7 @@ public final class HostService: Sendable {
     private let logger: Logger
     private let hapi: HapiTransports
     private let webFallback: (any WebFallbackChannel)?
-    private let gate = Mutex<EventGate?>(nil)
+    private let throttle = Mutex<EventThrottle?>(nil)
     private let requestDebounce = Mutex<PendingRequestDebounce?>(nil)
     private let scheduled = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextTaskId = Atomic<Int>(0)
@@ -117,8 +117,8 @@ public final class HostService: Sendable {
         if let sender = dispatcher.outboxSender { outbox.register(sender, for: .alert) }
         if hapi.fanout.isEnabled { outbox.register(hapi.fanout, for: .hapi) }
         if let liveActivityTransport { outbox.register(LiveActivityEndSender(transport: liveActivityTransport), for: .liveActivityEnd) }
-        let eventGate = EventGate(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
-        gate.withLock { $0 = eventGate }
+        let eventThrottle = EventThrottle(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
+        throttle.withLock { $0 = eventThrottle }
         let debounce = PendingRequestDebounce(scheduler: scheduler) { [weak self] event in self?.dispatchLater(event) }
         requestDebounce.withLock { $0 = debounce }
     }
@@ -146,7 +146,7 @@ public final class HostService: Sendable {
         if presence.suppresses(event) { return await suppressed(event, .visible) }
         if event.type == .resolved {
             // A prompt still in its debounce window is never sent (docs/host.md, "Dismissal").
-            gate.withLock({ $0 })!.cancelPrompts(sessionId: event.sessionId, requestId: event.requestId)
+            throttle.withLock({ $0 })!.cancelPrompts(sessionId: event.sessionId, requestId: event.requestId)
             requestDebounce.withLock({ $0 })!.cancel(sessionId: event.sessionId, requestId: event.requestId)
             return await deliver(event, hubRetries: true)
         }
@@ -155,7 +155,7 @@ public final class HostService: Sendable {
             let decision = requestDebounce.withLock({ $0 })!.submit(event)
             return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0, pending: decision == .debounced)
         }
-        switch gate.withLock({ $0 })!.submit(event) {
+        switch throttle.withLock({ $0 })!.submit(event) {
         case .dispatch: return await deliver(event, hubRetries: true)
         case .cooldown: return await suppressed(event, .cooldown)
         case .debounced: return DispatchResult(eventId: event.eventId, badge: (try? await store.badgeCount()) ?? 0, pending: true)
@@ -216,7 +216,7 @@ public final class HostService: Sendable {
         counters.record(result)
         if let webFallback, owed == nil, event.type != .resolved {
             let notification = WebFallbackNotification(event: event, payload: payload, namespace: HapiDeviceRoutes.namespace)
-            _ = await WebFallbackGate.run(nativeDelivered: result.nativeDelivered, notification: notification,
+            _ = await WebFallbackRouter.run(nativeDelivered: result.nativeDelivered, notification: notification,
                                           channel: webFallback, logger: logger)
         }
         return result

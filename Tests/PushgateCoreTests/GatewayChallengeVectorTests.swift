@@ -1,5 +1,5 @@
 import Testing
-import PushgateCore
+@testable import PushgateCore
 
 /// protocol/gateway.md §12 lines 1–5 against `Fixtures/vectors/orca-challenge.json`, step by step.
 @Suite struct GatewayChallengeVectorTests {

@@ -38,8 +38,7 @@ actor DeliveryChain {
     /// home on a ``HostStoreDisk``.
     static func start(fakeFlags: [String] = [], script: JSONValue? = nil, relayDatabaseURL: String? = nil,
                       smallHostDisk: Bool = false) async throws -> DeliveryChain {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.create("faults").path
         let providerKey = P256PrivateKey()
         try providerKey.pkcs8PEM.write(toFile: directory + "/apns.p8", atomically: true, encoding: .utf8)
         var fakeArguments = ["fake-apns", "--p8", directory + "/apns.p8", "--key-id", keyId, "--team-id", teamId,

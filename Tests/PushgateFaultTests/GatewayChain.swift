@@ -22,8 +22,7 @@ actor GatewayChain {
     var recordFile: String { directory + "/apns-record.jsonl" }
 
     static func start() async throws -> GatewayChain {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-faults-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.create("gateway-faults").path
         let providerKey = P256PrivateKey()
         try providerKey.pkcs8PEM.write(toFile: directory + "/apns.p8", atomically: true, encoding: .utf8)
         let fake = try await ServerProcess.start(

@@ -1,6 +1,7 @@
 import PushgateHTTP
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 @Suite(.hangLimit(.minutes(1))) struct ServerAsyncTests {
     private static func server(gate: Gate, mode: ServerMode) throws -> HTTPServer {
@@ -18,14 +19,14 @@ import PushgateTestSupport
         let gate = Gate()
         let server = try Self.server(gate: gate, mode: mode)
         let port = server.port
-        let slow = try await blocking {
+        let slow = try await onOwnThread {
             try ["a", "b"].map { try TestConnection.sending("GET", "/slow/\($0)", port: port) }
         }
         await gate.waitForArrivals(2)
         // Counted before the fast request: a shared loop may report that one complete only just
         // after its answer was read.
         #expect(server.inFlightCount == 2)
-        let (fast, slowPending) = try await blocking {
+        let (fast, slowPending) = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.request("GET", "/fast")
             let fast = try connection.readResponse()
@@ -34,7 +35,7 @@ import PushgateTestSupport
         #expect(fast.text == "fast")
         #expect(slowPending == [false, false], "slow handlers must not have answered yet")
         await gate.open()
-        let answers = try await blocking { try slow.map { try $0.readResponse().text } }
+        let answers = try await onOwnThread { try slow.map { try $0.readResponse().text } }
         #expect(answers == ["slow a", "slow b"])
     }
 
@@ -43,10 +44,10 @@ import PushgateTestSupport
         let gate = Gate()
         let server = try Self.server(gate: gate, mode: mode)
         let port = server.port
-        let connection = try await blocking { try TestConnection.sending("GET", "/slow/x", port: port) }
+        let connection = try await onOwnThread { try TestConnection.sending("GET", "/slow/x", port: port) }
         await gate.waitForArrivals(1)
         await gate.open()
-        let (first, second) = try await blocking {
+        let (first, second) = try await onOwnThread {
             let first = try connection.readResponse()
             try connection.request("GET", "/slow/y")
             return (first, try connection.readResponse())

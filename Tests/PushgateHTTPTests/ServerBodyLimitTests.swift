@@ -1,6 +1,7 @@
 import PushgateHTTP
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// - Important: protocol/signed-relay.md §10 item 12 — 16 KiB + 1 → 413 by Content-Length or chunked.
 @Suite(.hangLimit(.minutes(1))) struct ServerBodyLimitTests {
@@ -21,7 +22,7 @@ import PushgateTestSupport
         let handled = Recorder<Int>()
         let server = try Self.server(handled: handled)
         let port = server.port
-        let (response, closed) = try await blocking {
+        let (response, closed) = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ncontent-length: \(Self.cap + 1)\r\n\r\n")
             return (try connection.readResponse(), connection.waitForClose())
@@ -36,7 +37,7 @@ import PushgateTestSupport
         let handled = Recorder<Int>()
         let server = try Self.server(handled: handled)
         let port = server.port
-        let response = try await blocking {
+        let response = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
             try connection.send(chunked(filler(Self.cap + 1), chunkSize: 4000))
@@ -50,7 +51,7 @@ import PushgateTestSupport
     @Test func bodiesOfExactlyTheCapAreAcceptedEitherWay() async throws {
         let server = try Self.server()
         let port = server.port
-        let (declared, streamed) = try await blocking {
+        let (declared, streamed) = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.request("POST", "/echo", body: filler(Self.cap))
             let declared = try connection.readResponse()
@@ -67,7 +68,7 @@ import PushgateTestSupport
     @Test func endlessChunkedBodyIsCutOffNotRead() async throws {
         let server = try Self.server()
         let port = server.port
-        let sentBeforeCut = try await blocking { () -> Int in
+        let sentBeforeCut = try await onOwnThread { () -> Int in
             let connection = try TestConnection(port: port)
             try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
             let chunk = chunked(filler(8 * 1024), chunkSize: 8 * 1024).dropLast(5)  // no last-chunk
@@ -91,7 +92,7 @@ import PushgateTestSupport
             maxBytes: 64 * 1024, tooLargeResponse: .json(413, Array(#"{"ok":false,"code":"too_large"}"#.utf8)))
         let server = try HTTPServer(configuration: configuration, router: router)
         let port = server.port
-        let (big, small, declared, streamed) = try await blocking {
+        let (big, small, declared, streamed) = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.request("POST", "/big", body: filler(64 * 1024))
             let big = try connection.readResponse()

@@ -3,6 +3,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 import PushgateTestSupport
+import PushgateTesting
 #endif
 
 @Suite(.hangLimit(.minutes(1))) struct ServerConnectionTests {
@@ -27,7 +28,7 @@ import PushgateTestSupport
     func malformedRequestsGet400AndTheServerKeepsServing(_ raw: String) async throws {
         let server = try HTTPServer(router: Self.router())
         let port = server.port
-        let (bad, good) = try await blocking {
+        let (bad, good) = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.send(raw)
             let bad = try connection.readResponse()
@@ -48,7 +49,7 @@ import PushgateTestSupport
         let configuration = HTTPServerConfiguration(idleTimeout: .seconds(30), requestTimeout: .seconds(1))
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
-        let (closed, bytesSent) = try await blocking { () -> (Bool, Int) in
+        let (closed, bytesSent) = try await onOwnThread { () -> (Bool, Int) in
             let connection = try TestConnection(port: port)
             try connection.send(sentAtOnce)
             for (sent, byte) in trickled.utf8.enumerated() {
@@ -66,7 +67,7 @@ import PushgateTestSupport
         let configuration = mode.applied(to: HTTPServerConfiguration(idleTimeout: .seconds(1), requestTimeout: .seconds(30)))
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
-        let closed = try await blocking {
+        let closed = try await onOwnThread {
             let connection = try TestConnection(port: port, timeout: 5)
             try connection.send("GET /pi")
             return connection.waitForClose()
@@ -77,7 +78,7 @@ import PushgateTestSupport
     @Test func perIPConnectionCapClosesTheExcessConnection() async throws {
         let server = try HTTPServer(configuration: HTTPServerConfiguration(perIPConnectionLimit: 2), router: Self.router())
         let port = server.port
-        let (third, first, second) = try await blocking {
+        let (third, first, second) = try await onOwnThread {
             let kept = try (0..<2).map { _ in
                 let connection = try TestConnection(port: port)
                 try connection.request("GET", "/ping")
@@ -108,7 +109,7 @@ import PushgateTestSupport
         let configuration = mode.applied(to: HTTPServerConfiguration(connectionLimit: 4 * count, perIPConnectionLimit: 0))
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
-        let answered = try await blocking { () -> Int in
+        let answered = try await onOwnThread { () -> Int in
             let connections = try (0..<count).map { _ in try TestConnection(port: port) }
             for connection in connections { try connection.request("GET", "/ping") }
             return try connections.filter { try $0.readResponse().text == "pong" }.count

@@ -1,7 +1,8 @@
 import Foundation
 import PushgateHTTP
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// Where a handler continues after an await: on the server's loop thread for a `resumesInline`
 /// route — whichever thread resumed it — and on the cooperative pool otherwise.
@@ -47,7 +48,7 @@ import PushgateTestSupport
         configuration.eventLoop = loop
         let server = try HTTPServer(configuration: configuration, router: router)
         let port = server.port
-        let answers = try await blocking {
+        let answers = try await onOwnThread {
             let connection = try TestConnection(port: port)
             return try ["/inline", "/pooled", "/inline-by-loop", "/inline"].map { path in
                 try connection.request("GET", path)

@@ -3,6 +3,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 import PushgateTestSupport
+import PushgateTesting
 #endif
 
 @Suite(.hangLimit(.minutes(1))) struct ServerRoutingTests {
@@ -29,7 +30,7 @@ import PushgateTestSupport
         let server = try HTTPServer(router: Self.router())
         #expect(server.port != 0)
         let port = server.port
-        let (view, unknown, wrongMethod) = try await blocking {
+        let (view, unknown, wrongMethod) = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.request("GET", "/api/sessions/s%201/view")
             let view = try connection.readResponse()
@@ -51,7 +52,7 @@ import PushgateTestSupport
     @Test func handlerSeesMethodPathHeadersQueryPeerAndBody() async throws {
         let server = try HTTPServer(router: Self.router())
         let port = server.port
-        let response = try await blocking {
+        let response = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.request("POST", "/echo?a=1%202&flag", headers: ["x-custom: yes"], body: Array("hello".utf8))
             return try connection.readResponse()
@@ -63,7 +64,7 @@ import PushgateTestSupport
     @Test func headAnswersLikeGetWithoutABodyAndKeepsTheConnection() async throws {
         let server = try HTTPServer(router: Self.router())
         let port = server.port
-        let (head, get) = try await blocking {
+        let (head, get) = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.request("HEAD", "/healthz")
             let head = try connection.readResponse(toHead: true)
@@ -84,7 +85,7 @@ import PushgateTestSupport
             defaultHeaders: Self.json)
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
-        let responses = try await blocking {
+        let responses = try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.request("GET", "/healthz")
             let ok = try connection.readResponse()
@@ -109,7 +110,7 @@ import PushgateTestSupport
     func keepAliveServesManyRequestsOnOneConnection(mode: ServerMode) async throws {
         let server = try HTTPServer(configuration: mode.applied(), router: Self.router())
         let port = server.port
-        let statuses = try await blocking {
+        let statuses = try await onOwnThread {
             let connection = try TestConnection(port: port)
             return try (0..<50).map { _ in
                 try connection.request("GET", "/healthz")
@@ -132,7 +133,7 @@ import PushgateTestSupport
             return request.headers["x-over-limit"] == nil ? nil : .json(429, Array(#"{"error":"rate_limited"}"#.utf8))
         })
         let port = server.port
-        let (limited, closed, allowed) = try await blocking {
+        let (limited, closed, allowed) = try await onOwnThread {
             let connection = try TestConnection(port: port)
             // The declared body is never sent: the answer must come without it.
             try connection.send("POST /limited HTTP/1.1\r\nhost: x\r\nx-over-limit: 1\r\ncontent-length: 100\r\n\r\n")
@@ -156,7 +157,7 @@ import PushgateTestSupport
             observed.append("\(route ?? "none") \(status)")
         })
         let port = server.port
-        try await blocking {
+        try await onOwnThread {
             let connection = try TestConnection(port: port)
             try connection.request("GET", "/api/sessions/9/view")
             _ = try connection.readResponse()
@@ -169,7 +170,7 @@ import PushgateTestSupport
     @Test func bindsIPv6Literals() async throws {
         let server = try HTTPServer(configuration: HTTPServerConfiguration(host: "::1"), router: Self.router())
         let port = server.port
-        let response = try await blocking {
+        let response = try await onOwnThread {
             let connection = try TestConnection(host: "::1", port: port)
             try connection.request("POST", "/echo", body: [])
             return try connection.readResponse()

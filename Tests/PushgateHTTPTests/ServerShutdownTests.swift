@@ -4,6 +4,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 import PushgateTestSupport
+import PushgateTesting
 #endif
 
 @Suite(.hangLimit(.minutes(1))) struct ServerShutdownTests {
@@ -21,10 +22,10 @@ import PushgateTestSupport
         let gate = Gate()
         let server = try Self.server(gate: gate, mode: mode)
         let port = server.port
-        let connection = try await blocking { try TestConnection.sending("GET", "/slow", port: port) }
+        let connection = try await onOwnThread { try TestConnection.sending("GET", "/slow", port: port) }
         await gate.waitForArrivals(1)
         server.stopAccepting()
-        let refused = try await blocking { () -> Int32? in
+        let refused = try await onOwnThread { () -> Int32? in
             do {
                 _ = try TestConnection(port: port)
                 return nil
@@ -35,7 +36,7 @@ import PushgateTestSupport
         #expect(refused == ECONNREFUSED)
         #expect(await server.waitForInFlight(timeout: .milliseconds(50)) == false)
         await gate.open()
-        let (response, closed) = try await blocking { (try connection.readResponse(), connection.waitForClose()) }
+        let (response, closed) = try await onOwnThread { (try connection.readResponse(), connection.waitForClose()) }
         #expect(response.text == "done")
         #expect(response.headers["connection"]?.lowercased() == "close")
         #expect(closed)
@@ -50,12 +51,12 @@ import PushgateTestSupport
         let sink = Logger.MemorySink()
         let server = try Self.server(gate: gate, mode: mode, logger: Logger(component: "test", sink: sink))
         let port = server.port
-        let connection = try await blocking { try TestConnection.sending("GET", "/slow", port: port) }
+        let connection = try await onOwnThread { try TestConnection.sending("GET", "/slow", port: port) }
         await gate.waitForArrivals(1)
         server.stopAccepting()
         #expect(await server.waitForInFlight(timeout: .milliseconds(50)) == false)
         server.stop()
-        #expect(try await blocking { connection.waitForClose() })
+        #expect(try await onOwnThread { connection.waitForClose() })
         #expect(sink.lines.contains { $0.contains("handlers=1") })
         await gate.open()
     }

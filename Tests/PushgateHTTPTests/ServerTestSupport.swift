@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 import PushgateTestSupport
+import PushgateTesting
 #endif
 
 /// A socket call that failed in a test client.
@@ -23,9 +24,9 @@ struct TestResponse {
 }
 
 /// A blocking HTTP/1.1 client on a raw loopback socket, for exact bytes, keep-alive, slow and
-/// malformed input. Call it only inside ``blocking(_:)`` so no cooperative thread waits on it.
+/// malformed input. Call it only inside ``onOwnThread(_:)`` so no cooperative thread waits on it.
 final class TestConnection: @unchecked Sendable {
-    // @unchecked Sendable: each test drives a connection from one `blocking` call at a time.
+    // @unchecked Sendable: each test drives a connection from one `onOwnThread` call at a time.
     let socket: Int32
     private var buffer: [UInt8] = []
 

@@ -1,7 +1,8 @@
 import Dispatch
 import PushgateHTTP
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// An HTTP server and an ``HTTP1Client`` on one ``EpollEventLoop``, as the host runs its API and
 /// its relay client: a request that waits for the client's answer is handled by the loop thread
@@ -31,7 +32,7 @@ import PushgateTestSupport
         configuration.eventLoop = loop
         let server = try HTTPServer(configuration: configuration, router: router)
         let port = server.port
-        let answers = try await blocking {
+        let answers = try await onOwnThread {
             let connection = try TestConnection(port: port)
             return try ["a", "b", "c"].map { word in
                 try connection.send("POST /relay HTTP/1.1\r\nhost: x\r\ncontent-length: 1\r\n\r\n\(word)")

@@ -82,7 +82,7 @@ extension HostHarness {
     func dispatch(_ type: String, _ sessionId: String, name: String? = nil, requestId: String? = nil) async throws -> String {
         let result = try await event(type, sessionId, name: name, extra: requestId.map { [("requestId", .string($0))] } ?? [])
         if result["pending"] == true {
-            scheduler.advance(byMs: EventGate.debounceMs)
+            scheduler.advance(byMs: EventThrottle.debounceMs)
             await service.waitForScheduledDispatches()
         }
         return try #require(result["eventId"]?.stringValue)

@@ -36,8 +36,7 @@ import Testing
     }
 
     @Test func settingsTheHostCouldNotUseExitTwoNamingThem() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("host-check-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.create("host-check").path
         let pem = try P256PrivateKey().pkcs8PEM
         let secretLine = try #require(pem.split(separator: "\n").dropFirst().first.map(String.init))
         try "not a key\n".write(toFile: directory + "/bad.p8", atomically: true, encoding: .utf8)

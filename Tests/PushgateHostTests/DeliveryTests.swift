@@ -34,7 +34,7 @@ import PushgateTestSupport
         for (locale, token) in tokens { try await harness.register(token, locale: locale) }
         let result = try await harness.event("question", "s1", name: "n")
         #expect(result["pending"] == true)
-        harness.scheduler.advance(byMs: EventGate.debounceMs)
+        harness.scheduler.advance(byMs: EventThrottle.debounceMs)
         await harness.service.waitForScheduledDispatches()
         let titles = tokens.map { harness.payloads($0.1).first?["aps"]?["alert"]?["title"]?.stringValue }
         #expect(titles == ["Needs your answer", "Besoin de votre réponse", "Precisa da sua resposta"])
@@ -74,12 +74,12 @@ import PushgateTestSupport
         try await harness.register(token)
         #expect(try await harness.event("ready", "s1")["badge"] == 1)
         _ = try await harness.event("question", "s1")
-        harness.scheduler.advance(byMs: EventGate.readyCooldownMs)
+        harness.scheduler.advance(byMs: EventThrottle.readyCooldownMs)
         await harness.service.waitForScheduledDispatches()
         #expect(try await harness.event("ready", "s1")["badge"] == 2)
         #expect(harness.payloads(token).map { $0["aps"]?["badge"] } == [1, 2, 2])
         #expect(try await harness.call("POST", "/api/sessions/s1/view").status == 200)
-        harness.scheduler.advance(byMs: EventGate.readyCooldownMs)
+        harness.scheduler.advance(byMs: EventThrottle.readyCooldownMs)
         #expect(try await harness.event("ready", "s1")["badge"] == 1)
         #expect(try await harness.call("POST", "/api/sessions/s1/message-sent").status == 200)
         #expect(try await harness.event("error", "s1")["badge"] == 1)

@@ -16,7 +16,7 @@ import PushgateTestSupport
         harness.fake.script(token: dead, .unregistered)
         let result = try await harness.event("permission", "s1", name: "Deploy", extra: [("requestId", "r7")])
         #expect(result["pending"] == true)
-        harness.scheduler.advance(byMs: EventGate.debounceMs)
+        harness.scheduler.advance(byMs: EventThrottle.debounceMs)
         await harness.service.waitForScheduledDispatches()
         let request = try #require(harness.fake.requests.first { $0.deviceToken == alive })
         #expect(request.status == 200, "the fake accepted the provider JWT")

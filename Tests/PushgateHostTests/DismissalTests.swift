@@ -66,7 +66,7 @@ import Synchronization
         let (harness, iphone) = try await Self.harnessWithPhone()
         #expect(try await harness.event("permission", "s1", extra: [("requestId", "r1")])["pending"] == true)
         #expect(try await harness.event("resolved", "s1", extra: [("requestId", "r1")])["accepted"] == 0)
-        harness.scheduler.advance(byMs: EventGate.debounceMs)
+        harness.scheduler.advance(byMs: EventThrottle.debounceMs)
         await harness.service.waitForScheduledDispatches()
         #expect(harness.payloads(iphone).isEmpty)
         await harness.stop()

@@ -1,6 +1,7 @@
 import PushgateCore
 @testable import PushgateHost
 import PushgateTestSupport
+import PushgateTesting
 import Testing
 
 /// What the `host-event` fuzz target found (docs/fuzzing.md, "Findings"): events the host
@@ -20,7 +21,7 @@ import Testing
         // 202: a prompt waits out its debounce window first.
         #expect(answer.status == 200 || answer.status == 202)
         if answer.json?["pending"] == true {
-            harness.scheduler.advance(byMs: EventGate.debounceMs)
+            harness.scheduler.advance(byMs: EventThrottle.debounceMs)
             await harness.service.waitForScheduledDispatches()
         }
         #expect(harness.relayCount("send") == 1)

@@ -39,7 +39,7 @@ import PushgateTestSupport
                                                                                           ("eventId", .string(eventId))])))
             #expect(answer.status == 202 && answer.json?["eventId"] == .string(eventId))
         }
-        harness.scheduler.advance(byMs: EventGate.debounceMs)
+        harness.scheduler.advance(byMs: EventThrottle.debounceMs)
         await harness.service.waitForScheduledDispatches()
         #expect(harness.payloads(token).map { $0["eventId"] } == ["q2"])
         await harness.stop()

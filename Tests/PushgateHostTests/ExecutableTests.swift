@@ -13,7 +13,7 @@ import PushgateTestSupport
 @Suite struct ExecutableTests {
     static let binary = BuiltProducts.path("pushgate-host")
 
-    /// Starts the binary; blocking, so call it through ``blocking(_:)``.
+    /// Starts the binary; blocking, so call it through ``onOwnThread(_:)``.
     private static func launch(_ arguments: [String], _ environment: [String: String]) throws -> (Process, FileHandle) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -39,7 +39,7 @@ import PushgateTestSupport
     @Test func identityPrintsTheServerIdAndRunStopsOnSIGTERM() async throws {
         let home = TemporaryHome()
         let environment = home.environment(["PUSHGATE_IOS_PUSH": "off", "PUSHGATE_HOST_LISTEN": "127.0.0.1:0"])
-        let printed = try await blocking { () -> String in
+        let printed = try await onOwnThread { () -> String in
             let (process, output) = try Self.launch(["identity"], environment)
             let line = Self.readLine(output)
             process.waitUntilExit()
@@ -51,7 +51,7 @@ import PushgateTestSupport
         // Run under a service manager's NOTIFY_SOCKET, named in the abstract namespace.
         let socket = try NotifySocket(abstract: true)
         let (process, output) = try Self.launch(["run"], environment.merging(["NOTIFY_SOCKET": socket.name]) { $1 })
-        let listening = try await blocking { Self.readLine(output) }
+        let listening = try await onOwnThread { Self.readLine(output) }
         let port = try #require(listening.split(separator: ":").last.flatMap { Int($0) })
         #expect(try await onOwnThread(within: 30, "READY=1") { try socket.receive(within: 30) } == "READY=1")
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/status")!)
@@ -61,7 +61,7 @@ import PushgateTestSupport
         #expect(try JSONValue.parse(Array(data))["serverId"] == .string(settings.serverId))
         kill(process.processIdentifier, SIGTERM)
         #expect(try await onOwnThread(within: 30, "STOPPING=1") { try socket.receive(within: 30) } == "STOPPING=1")
-        let status = try await blocking { () -> Int32 in
+        let status = try await onOwnThread { () -> Int32 in
             process.waitUntilExit()
             return process.terminationStatus
         }

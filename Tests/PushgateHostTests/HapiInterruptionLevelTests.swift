@@ -16,7 +16,7 @@ import PushgateTestSupport
         let iosToken = TestToken.make()
         try await harness.registerDevice(iosToken)
         #expect(try await harness.event(Self.permission)["pending"] == true)
-        await harness.advance(byMs: EventGate.debounceMs)
+        await harness.advance(byMs: EventThrottle.debounceMs)
         #expect(try await harness.event(JSONObject([("type", "ready"), ("sessionId", "s2")]))["accepted"] == 1)
         let levels = harness.apnsRequests(iosToken).map { $0.payload?["aps"]?["interruption-level"] }
         #expect(levels == ["time-sensitive", "active"])
@@ -28,7 +28,7 @@ import PushgateTestSupport
         let harness = try await HostHarness(hapi: .relay, relayURL: relay.url)
         try await harness.registerDevice(TestToken.make())
         _ = try await harness.event(Self.permission)
-        await harness.advance(byMs: EventGate.debounceMs)
+        await harness.advance(byMs: EventThrottle.debounceMs)
         let pushes = relay.requests.filter { $0.path == "/v1/push" }
         #expect(pushes.count == 1)
         #expect(pushes.first?.body?.objectValue?.members.map(\.key) == ["platform", "token", "envelope", "collapseId", "priority"])

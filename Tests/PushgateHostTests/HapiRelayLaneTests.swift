@@ -1,7 +1,8 @@
 import PushgateCore
 @testable import PushgateHost
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// The relay lanes of the fan-out against a scripted relay on loopback: which rows each lane
 /// targets, what it posts, and modes that must send nothing (protocol/hapi-push.md §6, §11 lines 23–24).

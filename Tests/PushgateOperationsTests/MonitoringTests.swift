@@ -44,7 +44,7 @@ import Testing
     /// Starts a dry-run relay with its gateway on and a host, each with a metrics listener, and
     /// reads both `/metrics`.
     static func exportedMetricNames() async throws -> Set<String> {
-        let directory = try Repository.temporaryDirectory("monitoring")
+        let directory = try TemporaryDirectory.create("pushgate-monitoring")
         defer { try? FileManager.default.removeItem(at: directory) }
         let relay = try await ServerProcess.start(
             "relay", executable: BuiltProducts.path("pushgate-relay"),

@@ -29,7 +29,7 @@ import Testing
     /// A relay set up as the packaged unit runs it (relay.env as shipped plus a dry run, its
     /// database in the state directory), holding one binding; then each line of the guide.
     @Test func theGuidesCommandLinesWorkOnAPackagedLayout() async throws {
-        let machine = try Repository.temporaryDirectory("operations")
+        let machine = try TemporaryDirectory.create("pushgate-operations")
         defer { try? FileManager.default.removeItem(at: machine) }
         for directory in ["etc/pushgate", "var/lib/pushgate-relay", "var/lib/pushgate-host", "var/backups/pushgate"] {
             try FileManager.default.createDirectory(at: machine.appendingPathComponent(directory), withIntermediateDirectories: true)

@@ -56,9 +56,6 @@ struct FCMResponseClassifierTests {
         for (status, body, expected) in rows {
             #expect(FCMResponseClassifier.classify(status: status, body: body) == expected, "\(status) \(String(decoding: body, as: UTF8.self))")
         }
-        #expect(HapiPushOutcome.failed(reason: "QUOTA_EXCEEDED", failure: .throttled(retryAfterSeconds: nil)).relayStatus == 429)
-        #expect(HapiPushOutcome.failed(reason: "NOT_FOUND").relayStatus == 502)
-        #expect(HapiPushOutcome.dead(reason: "UNREGISTERED").relayStatus == 410)
     }
 
     @Test("expires_in: positive finite, capped at 3600, else 3600")

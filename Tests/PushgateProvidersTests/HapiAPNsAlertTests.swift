@@ -54,16 +54,16 @@ struct HapiAPNsAlertTests {
     @Test("apns-outcomes: 410 and BadDeviceToken are dead; the rest keep the row, 429 as a throttle")
     func outcomes() async throws {
         let fixture = try APNsFakeFixture()
-        let table: [(ScriptedResponse?, HapiPushOutcome, Int)] = [
-            (nil, .sent, 200),
-            (ScriptedResponse(status: 410, reason: .unregistered), .dead(reason: "Unregistered"), 410),
-            (ScriptedResponse(status: 400, reason: .badDeviceToken), .dead(reason: "BadDeviceToken"), 410),
-            (ScriptedResponse(status: 400, reason: .badCollapseId), .failed(reason: "BadCollapseId"), 502),
-            (ScriptedResponse(status: 400, reason: .deviceTokenNotForTopic), .failed(reason: "DeviceTokenNotForTopic"), 502),
-            (ScriptedResponse(status: 403, reason: .invalidProviderToken), .failed(reason: "InvalidProviderToken"), 502),
-            (ScriptedResponse(status: 429, reason: .tooManyRequests), .failed(reason: "TooManyRequests", failure: .throttled(retryAfterSeconds: nil)), 429),
-            (ScriptedResponse(status: 429), .failed(reason: "HTTP 429", failure: .throttled(retryAfterSeconds: nil)), 429),
-            (ScriptedResponse(status: 500, reason: .internalServerError), .failed(reason: "InternalServerError", failure: .unavailable(retryAfterSeconds: nil)), 502),
+        let table: [(ScriptedResponse?, HapiPushOutcome)] = [
+            (nil, .sent),
+            (ScriptedResponse(status: 410, reason: .unregistered), .dead(reason: "Unregistered")),
+            (ScriptedResponse(status: 400, reason: .badDeviceToken), .dead(reason: "BadDeviceToken")),
+            (ScriptedResponse(status: 400, reason: .badCollapseId), .failed(reason: "BadCollapseId")),
+            (ScriptedResponse(status: 400, reason: .deviceTokenNotForTopic), .failed(reason: "DeviceTokenNotForTopic")),
+            (ScriptedResponse(status: 403, reason: .invalidProviderToken), .failed(reason: "InvalidProviderToken")),
+            (ScriptedResponse(status: 429, reason: .tooManyRequests), .failed(reason: "TooManyRequests", failure: .throttled(retryAfterSeconds: nil))),
+            (ScriptedResponse(status: 429), .failed(reason: "HTTP 429", failure: .throttled(retryAfterSeconds: nil))),
+            (ScriptedResponse(status: 500, reason: .internalServerError), .failed(reason: "InternalServerError", failure: .unavailable(retryAfterSeconds: nil))),
         ]
         for (index, row) in table.enumerated() { fixture.fake.script(token: APNsFakeFixture.token(index), row.0) }
         for (index, row) in table.enumerated() {
@@ -71,7 +71,6 @@ struct HapiAPNsAlertTests {
                                                               envelope: Self.envelope, collapseId: "ready-s1", expiration: 0)
             let outcome = HapiAPNsAlert.outcome(await fixture.client.send(notification, environment: .production))
             #expect(outcome == row.1, "row \(index)")
-            #expect(outcome.relayStatus == row.2, "row \(index)")
         }
         await fixture.client.shutdown()
     }

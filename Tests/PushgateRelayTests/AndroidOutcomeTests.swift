@@ -131,8 +131,7 @@ import Testing
     /// Android bindings outlive the account that served them: after a restart without it, a
     /// host can still remove them, and a send answers them `refused` while its iOS tokens go out.
     @Test func aRelayRestartedWithoutItsAndroidAccount() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("android-restart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.create("android-restart")
         defer { try? FileManager.default.removeItem(at: directory) }
         // Outside either chain's own directory, which its stop removes.
         let database = ["PUSHGATE_RELAY_DATABASE_PATH": directory.appendingPathComponent("relay.sqlite").path]

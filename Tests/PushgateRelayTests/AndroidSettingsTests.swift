@@ -1,8 +1,9 @@
 import Foundation
 import PushgateCore
-import Testing
 @testable import PushgateRelay
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// The `ANDROID_*` settings of the signed routes' Android tokens (docs/relay.md "Settings",
 /// "Android tokens"): the account is read at start-up, and nothing else may be set without it.
@@ -26,8 +27,7 @@ import PushgateTestSupport
 
     /// The error names the Android account, not hapi's `FCM_SERVICE_ACCOUNT_PATH`.
     @Test func anUnreadableAccountFileNamesTheAndroidSetting() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("android-settings-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.create("android-settings").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Tests may run as root, which reads any mode: a directory and a missing file cannot be read.
         for path in [directory, directory + "/missing.json"] {

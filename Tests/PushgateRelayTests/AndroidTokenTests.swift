@@ -189,8 +189,8 @@ struct AndroidChain {
         environment["PUSHGATE_LOG_LEVEL"] = "warning"
         environment.merge(settings) { $1 }
         let relay = try RelayProcess(environment: environment)
-        guard let port = try await blocking({ relay.port() }) else {
-            throw RelayStartFailure(stderr: try await blocking { relay.exitStatus().stderr })
+        guard let port = try await onOwnThread({ relay.port() }) else {
+            throw RelayStartFailure(stderr: try await onOwnThread { relay.exitStatus().stderr })
         }
         return AndroidChain(relay: relay, port: UInt16(port), apns: apns.fake, fcm: fcm.fake, directory: directory)
     }
@@ -211,7 +211,7 @@ struct AndroidChain {
         /// `POST path` on a connection of its own; the status and the body as text.
         func post(_ path: String, _ body: [UInt8]) async throws -> (status: Int, json: String) {
             let port = port
-            return try await blocking {
+            return try await onOwnThread {
                 let client = try RawHTTPClient(port: port)
                 client.write(RawHTTPClient.request("POST", path, body: body, headers: ["content-type: application/json"]))
                 let response = try client.readResponse()
@@ -222,7 +222,7 @@ struct AndroidChain {
 
     func stop() async throws {
         relay.signal(SIGTERM)
-        let (status, stderr) = try await blocking { relay.exitStatus() }
+        let (status, stderr) = try await onOwnThread { relay.exitStatus() }
         #expect(status == 0, "the relay exited \(status): \(stderr)")
         apns.stop()
         fcm.stop()

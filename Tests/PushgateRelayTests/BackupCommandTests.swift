@@ -15,7 +15,7 @@ import Testing
                                                           "MAX_TOKENS_PER_HOST": "1000000"])
         let host = SigningHost()
         let before = (0..<40).map { _ in TestToken.make() }
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             for token in before { #expect(try relay.post("register-token", host.register(token, at: relay.nowMs)).status == 200) }
         }
         let database = relay.directory.appendingPathComponent("relay.sqlite").path
@@ -23,7 +23,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         // A host goes on registering while the copy is taken, until it is done.
         let during = Registrations()
-        async let writer: Void = blocking { () throws in
+        async let writer: Void = onOwnThread { () throws in
             while !during.isDone {
                 let token = TestToken.make()
                 #expect(try relay.post("register-token", host.register(token, at: relay.nowMs)).status == 200)
@@ -36,7 +36,7 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasPrefix("backed up \(database) to \(copy) ("))
         // The relay served on: a registration after the copy works.
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             #expect(try relay.post("register-token", host.register(TestToken.make(), at: relay.nowMs)).status == 200)
         }
         let attributes = try FileManager.default.attributesOfItem(atPath: copy)
@@ -56,8 +56,7 @@ import Testing
     }
 
     @Test func postgreSQLTheDatabaseItselfAndNoDatabaseAreRefused() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("backup-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.create("backup").path
         let copy = directory + "/copy.sqlite"
         let postgreSQL = try await SettingsTableTests.relay(["backup", copy, "--database-url", "postgres://relay@127.0.0.1:1/pushgate"])
         #expect(postgreSQL.status == 2 && postgreSQL.stderr.contains("pg_dump"))

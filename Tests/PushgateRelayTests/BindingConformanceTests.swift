@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import PushgateCore
 import PushgateProviders
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// protocol/signed-relay.md §10 lines 5–7, 15, 24 and 25.
 @Suite(.hangLimit(.minutes(1))) struct BindingConformanceTests {

@@ -16,8 +16,7 @@ import Testing
         let serviceAccount: JSONObject
 
         init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            directory = try TemporaryDirectory.create("check").path
             serviceAccount = try HapiPushHarness.serviceAccountObject()
             keyPEM = try key.pkcs8PEM
             try keyPEM.write(toFile: path("AuthKey.p8"), atomically: true, encoding: .utf8)

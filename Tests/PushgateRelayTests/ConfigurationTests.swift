@@ -1,10 +1,11 @@
 import Foundation
 import PushgateCore
 import PushgateHTTP
-import PushgateStore
-import Testing
 @testable import PushgateRelay
+import PushgateStore
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 @Suite(.hangLimit(.minutes(1))) struct RelayConfigurationTests {
     static let apnsEnvironment = [
@@ -210,7 +211,7 @@ import PushgateTestSupport
     @Test func theRelayProcessRefusesToStartWithABrokenServiceAccount() async throws {
         let path = try Self.temporaryFile(#"{"project_id":"p","client_email":"e@x","private_key":"SECRETKEYTEXT"}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (status, stderr) = try await blocking {
+        let (status, stderr) = try await onOwnThread {
             try RelayProcess(arguments: ["--dry-run", "--port", "0", "--database-path", ":memory:"],
                              environment: ["PUSHGATE_RELAY_FCM_SERVICE_ACCOUNT_PATH": path]).exitStatus()
         }

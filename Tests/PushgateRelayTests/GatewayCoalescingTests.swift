@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import PushgateCore
-import PushgateTesting
+@testable import PushgateRelay
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// protocol/gateway.md §12 lines 26–29: coalescing windows on the manual scheduler, summaries seen
 /// at the fake APNs, and what a failed delivery does (its retries: ``GatewayOutboxTests``).

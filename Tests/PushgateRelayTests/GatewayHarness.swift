@@ -1,6 +1,6 @@
 import Foundation
-import PushgateCore
-import PushgateRelay
+@testable import PushgateCore
+@testable import PushgateRelay
 import PushgateStore
 import PushgateTesting
 import Testing
@@ -109,7 +109,7 @@ final class GatewayHarness: Sendable {
     func call(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String] = [],
               from source: String? = nil) async throws -> Reply {
         let port = port
-        return try await blocking {
+        return try await onOwnThread {
             let client = try RawHTTPClient(port: port, source: source)
             client.write(RawHTTPClient.request(method, path, body: body, headers: headers))
             let response = try client.readResponse()
@@ -120,7 +120,7 @@ final class GatewayHarness: Sendable {
     /// The relay's `/metrics` text, from its metrics listener.
     func metrics() async throws -> String {
         let port = try #require(relay.metricsPort)
-        return try await blocking { try RawHTTPClient.scrapeMetrics(port: port) }
+        return try await onOwnThread { try RawHTTPClient.scrapeMetrics(port: port) }
     }
 
     /// A JSON request, with the session's bearer when given.

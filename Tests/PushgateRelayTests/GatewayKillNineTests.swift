@@ -119,8 +119,7 @@ import PushgateTestSupport
         let host: [String]
 
         init(databaseURL: String?, coalesceMs: Int) async throws {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-kill-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let directory = try TemporaryDirectory.create("gateway-kill")
             let apnsKey = P256PrivateKey()
             var fakeConfiguration = FakeAPNs.Configuration()
             fakeConfiguration.credentials = .init(publicKey: apnsKey.publicKey, keyId: "KEYID12345", teamId: "TEAMID1234")
@@ -129,7 +128,7 @@ import PushgateTestSupport
             environment["PUSHGATE_GATEWAY_COALESCE_MS"] = "\(coalesceMs)"
             if let databaseURL { environment["PUSHGATE_RELAY_DATABASE_URL"] = databaseURL }
             let first = try RelayProcess(environment: environment)
-            let port = try #require(await blocking { first.port() })
+            let port = try #require(await onOwnThread { first.port() })
             let keyFile = directory.appendingPathComponent("host.key").path
             #expect(try await GatewayToolTests.tool(["gateway", "key", "--out", keyFile]).status == 0)
             self.directory = directory
@@ -167,7 +166,7 @@ import PushgateTestSupport
         func kill() async throws {
             first.signal(SIGKILL)
             let first = first
-            _ = try await blocking { first.exitStatus() }
+            _ = try await onOwnThread { first.exitStatus() }
         }
 
         /// A second relay on the same database, once the first's rows are free.
@@ -175,14 +174,14 @@ import PushgateTestSupport
             if let databaseURL { try await GatewayKillNineTests.waitUntilOutboxHoldersEnded(databaseURL) }
             let second = try RelayProcess(environment: environment)
             self.second = second
-            _ = try #require(await blocking { second.port() })
+            _ = try #require(await onOwnThread { second.port() })
         }
 
         /// Waits (at most 10 s, reading the relay's database) until the outbox rows' attempt
         /// counts, in any order, are `attempts`.
         func waitForOutboxAttempts(_ attempts: [String]) async throws {
             let (path, url) = (directory.appendingPathComponent("relay.sqlite").path, databaseURL)
-            try await blocking {
+            try await onOwnThread {
                 for _ in 0 ..< 1_000 {
                     let sql = "SELECT attempts FROM push_outbox"
                     let found = if let url {
@@ -201,7 +200,7 @@ import PushgateTestSupport
         func stopSecond() async throws {
             let second = try #require(second)
             second.signal(SIGTERM)
-            #expect(try await blocking { second.exitStatus() }.status == 0)
+            #expect(try await onOwnThread { second.exitStatus() }.status == 0)
         }
 
         func stop() {
@@ -214,7 +213,7 @@ import PushgateTestSupport
     /// only then does a relay take its outbox rows over: waits (at most 10 s) until the lock of
     /// every holder with rows is free.
     static func waitUntilOutboxHoldersEnded(_ url: String) async throws {
-        try await blocking {
+        try await onOwnThread {
             let connection = try PostgreSQLConnection(url: PostgreSQLURL(url),
                                                       session: .init(writeLockKey: nil, setup: ["SET lock_timeout = '10s'"]))
             for holder in try connection.texts("SELECT DISTINCT holder FROM push_outbox", []).compactMap({ Int64($0) }) {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import PushgateCore
-import PushgateRelay
+@testable import PushgateRelay
 import PushgateTesting
 import PushgateTestSupport
 
@@ -69,7 +69,7 @@ import PushgateTestSupport
             request += Array("0\r\n\r\n".utf8)
             let port = harness.port
             let upload = request
-            let chunked = try await blocking { try ChunkedUpload.exchange(port: port, request: upload) }
+            let chunked = try await onOwnThread { try ChunkedUpload.exchange(port: port, request: upload) }
             #expect(chunked.hasPrefix("HTTP/1.1 413"), "\(path) chunked")
             #expect(chunked.hasSuffix(#"{"error":"request_too_large"}"#), "\(path) chunked")
         }
@@ -166,7 +166,7 @@ import PushgateTestSupport
         #expect(health.headers["cache-control"] == "no-store")
         #expect(try await harness.call("GET", "/ready").text == #"{"ok":true}"#)
         let port = harness.port
-        let head = try await blocking {
+        let head = try await onOwnThread {
             try ChunkedUpload.exchange(port: port, request: RawHTTPClient.request("HEAD", "/health", headers: ["Connection: close"]))
         }
         #expect(head.hasPrefix("HTTP/1.1 200") && !head.contains("pushProtocol"), "HEAD answers without a body")

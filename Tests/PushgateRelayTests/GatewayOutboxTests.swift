@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import PushgateCore
+@testable import PushgateRelay
 import PushgateStore
-import PushgateTesting
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// The gateway's outbox (docs/gateway.md "Coalescing and delivery") on the manual scheduler: a
 /// window that failed for a passing reason tried again after its back-off or `Retry-After`, apart

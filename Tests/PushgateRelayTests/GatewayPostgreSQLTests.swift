@@ -16,7 +16,7 @@ import PushgateTestSupport
 
     /// The text columns of a query on the database at `url`, on a connection of its own.
     private static func texts(_ url: String, _ sql: String, _ parameters: [SQLValue] = []) async throws -> [String] {
-        try await blocking {
+        try await onOwnThread {
             try PostgreSQLConnection(url: PostgreSQLURL(url), session: .init(writeLockKey: nil)).texts(sql, parameters)
         }
     }

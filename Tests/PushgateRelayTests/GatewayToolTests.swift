@@ -12,7 +12,7 @@ import PushgateTestSupport
 
     /// Runs the tool to completion on its own thread: exit status, standard output, standard error.
     static func tool(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
-        try await blocking {
+        try await onOwnThread {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments

@@ -153,9 +153,9 @@ import Testing
     }
 }
 
-@Suite struct InFlightGateTests {
+@Suite struct InFlightLimiterTests {
     @Test func boundsRunningAndRefusesBeyondTheWaitingRoom() async {
-        let gate = InFlightGate(limit: 2)
+        let gate = InFlightLimiter(limit: 2)
         let release = AsyncStream<Void>.makeStream()
         let started = AsyncStream<Void>.makeStream()
         // Two hold their permits, two wait, the fifth is refused at once.

@@ -46,7 +46,7 @@ import PushgateTestSupport
         let padded = body + [UInt8](repeating: 0x20, count: 64 * 1024 - body.count)
         #expect(try await harness.push(padded).status == 200)
         let port = harness.relay.relay.port
-        let (over, signed) = try await blocking {
+        let (over, signed) = try await onOwnThread {
             (try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push", length: 64 * 1024 + 1),
              try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push/register-token", length: 16 * 1024 + 1))
         }

@@ -2,7 +2,7 @@ import Foundation
 import PushgateCore
 import PushgateHTTP
 import PushgateProviders
-import PushgateRelay
+@testable import PushgateRelay
 import PushgateTesting
 import Testing
 import PushgateTestSupport
@@ -31,7 +31,7 @@ import PushgateTestSupport
             #"{"platform":"ios","token":"\#(token)","envelope":"\#(Self.readyEnvelope)","collapseId":"ready-s1","priority":7}"#,
             #"{"platform":"ios","token":"\#(dead)","envelope":"\#(Self.readyEnvelope)","priority":10}"#,
         ]
-        let responses = try await blocking {
+        let responses = try await onOwnThread {
             let client = try RawHTTPClient(port: port)
             return try bodies.map { body in
                 client.write(Self.hubRequest(body))

@@ -1,8 +1,9 @@
 import Foundation
 import PushgateCore
 import PushgateProviders
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// The `priority` extension of `POST /v1/push/live-activity` (protocol/signed-relay.md §5, protocol/host-api.md §6):
 /// optional, 5 or 10 (default 10), not signed, and it sets `apns-priority`.

@@ -69,7 +69,7 @@ import PushgateTestSupport
         let secret = "hunter2-SECRET"
         let relay = try RelayProcess(environment: ["PUSHGATE_RELAY_DRY_RUN": "1", "PUSHGATE_RELAY_PORT": "0",
                                                    "PUSHGATE_RELAY_DATABASE_URL": "postgres://relay:\(secret)@db:port/pushgate"])
-        let result = try await blocking { relay.exitStatus() }
+        let result = try await onOwnThread { relay.exitStatus() }
         #expect(result.status == 2)
         #expect(result.stderr.contains("PUSHGATE_RELAY_DATABASE_URL") && result.stderr.contains("port"), "\(result.stderr)")
         #expect(!result.stderr.contains(secret))
@@ -80,7 +80,7 @@ import PushgateTestSupport
         // Port 1 on loopback: nothing listens, the connection is refused at once.
         let relay = try RelayProcess(environment: ["PUSHGATE_RELAY_DRY_RUN": "1", "PUSHGATE_RELAY_PORT": "0",
                                                    "PUSHGATE_RELAY_DATABASE_URL": "postgres://relay:\(secret)@127.0.0.1:1/pushgate"])
-        let result = try await blocking { relay.exitStatus() }
+        let result = try await onOwnThread { relay.exitStatus() }
         #expect(result.status == 1)
         #expect(result.stderr.contains("PostgreSQL connect to postgres://relay:***@127.0.0.1:1/pushgate failed"), "\(result.stderr)")
         #expect(!result.stderr.contains(secret))

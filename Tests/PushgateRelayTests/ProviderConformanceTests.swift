@@ -118,7 +118,7 @@ import PushgateTestSupport
         await harness.stop()
     }
 
-    @Test func inFlightGateBoundsConcurrentProviderRequests() async throws {
+    @Test func inFlightLimiterBoundsConcurrentProviderRequests() async throws {
         let harness = try await RelayHarness(settings: ["MAX_IN_FLIGHT": "4"])
         let host = harness.host()
         let tokens = (0..<8).map { _ in TestToken.make() }

@@ -62,18 +62,18 @@ import PushgateTestSupport
             }
         }
         let all = cases + json
-        let outcomes = try await blocking { try all.map { try Observation.observe(port: port, request: $0.request) } }
+        let outcomes = try await onOwnThread { try all.map { try Observation.observe(port: port, request: $0.request) } }
         for ((name, _, expected), observed) in zip(all, outcomes) {
             #expect(expected.matches(observed), "\(name): got \(observed)")
         }
         // Bodies cut short by a client that then disconnects: nothing to answer, nothing may break.
-        try await blocking {
+        try await onOwnThread {
             for request in [post + "Content-Length: 100\r\n\r\n{\"tok", post + "Transfer-Encoding: chunked\r\n\r\n10\r\n{\"tok"] {
                 try RawHTTPClient(port: port).write(Array(request.utf8))
             }
         }
         // RFC 9112 §5.1: white space before the colon is refused, never read as another field.
-        let observed = try await blocking {
+        let observed = try await onOwnThread {
             try Observation.observe(port: port, request: Array((get + "Transfer-Encoding : chunked\r\n\r\n").utf8))
         }
         #expect(ExpectedAnswer.status(400).matches(observed), "whitespace before the colon: got \(observed)")
@@ -88,17 +88,17 @@ import PushgateTestSupport
         let harness = try await RelayHarness(settings: Self.generousLimits)
         let port = harness.relay.port
         let start = ContinuousClock.now
-        async let headerTrickle = blocking {
+        async let headerTrickle = onOwnThread {
             try Stall.trickle(port: port, head: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", since: start)
         }
-        async let bodyTrickle = blocking {
+        async let bodyTrickle = onOwnThread {
             try Stall.trickle(port: port, head: "POST /v1/push/register-token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4096\r\n\r\n{\"token\":\"", since: start)
         }
-        async let halfClosedBody = blocking {
+        async let halfClosedBody = onOwnThread {
             try Stall.wait(port: port, sending: Array("POST /v1/push/send HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{\"tok".utf8),
                            halfClose: true, since: start)
         }
-        async let nulRequestLine = blocking {
+        async let nulRequestLine = onOwnThread {
             try Stall.wait(port: port, sending: [0x00, 0x01, 0x02, 0xFF] + Array("\r\n\r\n".utf8), halfClose: false, since: start)
         }
         try await Self.expectServing(harness, "while stalled clients hold connections")
@@ -123,12 +123,12 @@ import PushgateTestSupport
         try Self.raiseOpenFileLimit(atLeast: 4_096)  // a client and a server descriptor per connection
         let harness = try await RelayHarness(settings: Self.generousLimits)
         let port = harness.relay.port
-        let clients = try await blocking { try (0..<1_000).map { _ in try RawHTTPClient(port: port) } }
-        let firstRound = try await blocking { Self.healthzOnEach(clients) }
+        let clients = try await onOwnThread { try (0..<1_000).map { _ in try RawHTTPClient(port: port) } }
+        let firstRound = try await onOwnThread { Self.healthzOnEach(clients) }
         Self.expectAllAnswered(firstRound, "1 000 new connections")
         try await Self.expectServing(harness, "with 1 000 connections held open")
         if firstRound.isEmpty {
-            let secondRound = try await blocking { Self.healthzOnEach(clients) }
+            let secondRound = try await onOwnThread { Self.healthzOnEach(clients) }
             Self.expectAllAnswered(secondRound, "the same connections, kept alive")
         }
         withExtendedLifetime(clients) {}
@@ -456,7 +456,7 @@ extension RelayRobustnessTests {
             return try await withThrowingTaskGroup(of: [String].self) { group in
                 for _ in 0..<concurrency {
                     group.addTask {
-                        try await blocking {
+                        try await onOwnThread {
                             var failures: [String] = []
                             var connection: RawHTTPClient?
                             while case let index = cursor.take(), index < jobs.endIndex {

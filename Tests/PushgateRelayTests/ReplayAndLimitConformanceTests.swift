@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import PushgateCore
 import PushgateProviders
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// Replays and rate limits (docs/relay.md "Replay set", "Rate limits").
 @Suite(.hangLimit(.minutes(1))) struct ReplayAndLimitConformanceTests {

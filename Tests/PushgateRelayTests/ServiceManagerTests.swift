@@ -8,8 +8,7 @@ import Testing
 /// `READY=1` once it listens, `WATCHDOG=1` while it runs, `STOPPING=1` at SIGTERM.
 @Suite(.hangLimit(.minutes(1))) struct ServiceManagerTests {
     @Test func theRelayIsReadyOnceItListensPingsTheWatchdogAndSaysWhenItStops() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.create("notify").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = try NotifySocket()
         let relay = try await ServerProcess.start(
@@ -19,7 +18,7 @@ import Testing
             logFile: directory + "/relay.log")
         #expect(try await onOwnThread(within: 30, "READY=1") { try socket.receive(within: 30) } == "READY=1")
         // Ready means listening: the port answers at once.
-        let health = try await blocking { () throws in
+        let health = try await onOwnThread { () throws in
             let client = try RawHTTPClient(port: relay.port)
             _ = client.write(RawHTTPClient.request("GET", "/healthz", headers: ["Connection: close"]))
             return try client.readResponse().status

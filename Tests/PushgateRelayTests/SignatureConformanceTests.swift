@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import PushgateCore
 import PushgateProviders
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// protocol/signed-relay.md §10 lines 1–4 and 10, over loopback HTTP.
 @Suite(.hangLimit(.minutes(1))) struct SignatureConformanceTests {

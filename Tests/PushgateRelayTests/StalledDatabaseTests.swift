@@ -28,7 +28,7 @@ import PushgateTestSupport
                 failure = error
             }
             relay.signal(SIGKILL)
-            _ = try await blocking { relay.exitStatus() }
+            _ = try await onOwnThread { relay.exitStatus() }
         } catch {
             failure = failure ?? error
         }
@@ -41,7 +41,7 @@ import PushgateTestSupport
     /// `POST /v1/host/challenge` for a fresh host: the gateway stores every challenge it issues.
     private static func gatewayChallenge(port: Int) async throws -> RawHTTPClient.Response {
         let host = HostChallengeAnswerer(keyPair: try BoxKeyPair.generate(), gatewayOrigin: gatewayOrigin)
-        return try await blocking {
+        return try await onOwnThread {
             let client = try RawHTTPClient(port: UInt16(port), receiveTimeoutSeconds: 5)
             client.write(RawHTTPClient.request("POST", "/v1/host/challenge", body: host.challengeRequest.serializedBytes(),
                                                headers: ["Content-Type: application/json"]))
@@ -50,7 +50,7 @@ import PushgateTestSupport
     }
 
     private static func expectStallAnsweredAndRecovered(_ relay: RelayProcess, _ server: PostgreSQLTestServer) async throws {
-        let port = try #require(await blocking { relay.port() })
+        let port = try #require(await onOwnThread { relay.port() })
         let key = P256PrivateKey()
         let host = SignedRelayClient(baseURL: "http://127.0.0.1:\(port)", key: key)
         let bound = TestToken.make()
@@ -80,7 +80,7 @@ import PushgateTestSupport
         async let copy = host.post("register-token", register)
         #expect(try await [original, copy].map(\.errorCode) == ["dependency_unavailable", "dependency_unavailable"])
 
-        let health = try await blocking {
+        let health = try await onOwnThread {
             let client = try RawHTTPClient(port: UInt16(port), receiveTimeoutSeconds: 5)
             client.write(RawHTTPClient.request("GET", "/healthz"))
             return try client.readResponse()

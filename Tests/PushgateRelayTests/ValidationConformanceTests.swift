@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import PushgateCore
 import PushgateProviders
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// protocol/signed-relay.md §10 lines 11, 12, 22 and 26.
 @Suite(.hangLimit(.minutes(1))) struct ValidationConformanceTests {
@@ -66,10 +67,10 @@ import PushgateTestSupport
         let harness = try await RelayHarness()
         let port = harness.relay.port
         for (path, cap) in [("/v1/push/send", 64 * 1024), ("/v1/push/register-token", 16 * 1024)] {
-            let declared = try await blocking { try RawHTTPClient.postHeadOnly(port: port, path: path, length: cap + 1) }
+            let declared = try await onOwnThread { try RawHTTPClient.postHeadOnly(port: port, path: path, length: cap + 1) }
             #expect(declared.status == 413 && declared.bodyText == #"{"error":"payload_too_large"}"#, "\(path)")
             let chunks = Array(repeating: [UInt8](repeating: 0x20, count: 4096), count: cap / 4096) + [[0x20]]
-            let chunked = try await blocking { try ChunkedUpload.post(port: port, path: path, chunks: chunks) }
+            let chunked = try await onOwnThread { try ChunkedUpload.post(port: port, path: path, chunks: chunks) }
             #expect(chunked.hasPrefix("HTTP/1.1 413"), "\(path)")
         }
         await harness.stop()

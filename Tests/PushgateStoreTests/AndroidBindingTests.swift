@@ -63,7 +63,7 @@ import Testing
             let applied = try Migrator.migrate(connection, with: Array(RelaySchema.migrations.prefix(5)))
             func register(_ token: String, _ kind: BindingKind, _ serverId: String, at nowMs: Int64) throws -> RegisterOutcome {
                 try connection.writeTransaction {
-                    try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: true,
+                    try BindingRules.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: true,
                                                policy: .permissive(), on: connection)
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import PushgateStore
+import PushgateTesting
+import Testing
 
 /// The relay's database files hold device tokens: readable by their owner only (docs/security.md).
 @Suite(.serialized) struct DatabaseFileModeTests {

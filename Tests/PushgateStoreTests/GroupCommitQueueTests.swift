@@ -1,7 +1,8 @@
 import Dispatch
+@testable import PushgateStore
+import PushgateTesting
 import Synchronization
 import Testing
-@testable import PushgateStore
 
 @Suite struct GroupCommitQueueTests {
     private struct Setup {

@@ -40,7 +40,7 @@ import Testing
             _ = try Migrator.migrate(connection, with: Array(RelaySchema.migrations.prefix(6)))
             func register(_ token: String, _ kind: BindingKind) throws -> RegisterOutcome {
                 try connection.writeTransaction {
-                    try BindingTables.register(token: token, kind: kind, serverId: "host-1", nowMs: t0, mayAddToken: true,
+                    try BindingRules.register(token: token, kind: kind, serverId: "host-1", nowMs: t0, mayAddToken: true,
                                                policy: .permissive(), on: connection)
                 }
             }

@@ -1,5 +1,6 @@
-import Testing
 @testable import PushgateStore
+import PushgateTesting
+import Testing
 
 @Suite struct MigratorTests {
     private let migrations = [

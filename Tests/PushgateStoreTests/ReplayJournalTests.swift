@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import PushgateStore
+import PushgateTesting
+import Testing
 
 /// The replay journal (docs/store.md "The replay journal"): what is written is read back live,
 /// forgotten keys and expired keys are dropped, the file grows and is compacted, mode 0600.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import PushgateStore
+import PushgateTesting
+import Testing
 
 /// What only the SQLite store does; the shared binding rules are in ``BindingStoreContractTests``.
 @Suite struct SQLiteBindingStoreTests {

@@ -1,7 +1,8 @@
 import CSQLite
 import Foundation
-import Testing
 @testable import PushgateStore
+import PushgateTesting
+import Testing
 
 @Suite struct SQLiteConnectionTests {
     @Test func opensInWALWithFullSyncAndForeignKeys() throws {

@@ -9,8 +9,7 @@ import PushgateTestSupport
 @Suite(.hangLimit(.minutes(1))) struct CertificateDirectoryTests {
     /// A directory path under a fresh parent, removed by `body`'s end.
     private func withParent(_ body: (URL) throws -> Void) throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("tls-dir-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let parent = try TemporaryDirectory.create("tls-dir")
         defer { try? FileManager.default.removeItem(at: parent) }
         try body(parent)
     }

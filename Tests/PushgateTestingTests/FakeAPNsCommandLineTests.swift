@@ -9,8 +9,7 @@ import PushgateTestSupport
 /// the client, and one JSON line per request in the record file.
 @Suite(.hangLimit(.minutes(1))) struct FakeAPNsCommandLineTests {
     @Test func recordFileHoldsOneCompactLinePerRequest() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-apns-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.create("fake-apns-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let vector = try TestFixtures.providerToken()
         let key = try P256PrivateKey(pkcs8PEM: vector.p8PEM)

@@ -1,10 +1,11 @@
 import Foundation
 import PushgateCore
+import PushgateTesting
 import Testing
 
 @Suite struct CanonicalJSONCommandTests {
     @Test func canonicalizesEveryVectorFromAFileAndFromStandardInput() throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let vectors = try JSONValue.parse(Array(try Data(contentsOf: PushgateTool.fixture("vectors/canonical-json.json"))))
         for entry in try #require(vectors["cases"]?.arrayValue) {

@@ -1,4 +1,5 @@
 import Foundation
+import PushgateTesting
 
 /// The files of one `pushgate-dev fake-apns` / `fake-fcm` run, in a test directory of their own.
 struct FakeProviderFiles {
@@ -9,6 +10,6 @@ struct FakeProviderFiles {
     var record: String { directory.appendingPathComponent("record.jsonl").path }
     var certificate: String { directory.appendingPathComponent("ca.pem").path }
 
-    static func make() throws -> FakeProviderFiles { FakeProviderFiles(directory: try PushgateTool.temporaryDirectory()) }
+    static func make() throws -> FakeProviderFiles { FakeProviderFiles(directory: try TemporaryDirectory.create("pushgate-tool")) }
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import PushgateCore
 import PushgateHTTP
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// `--tls-dir`: a fake restarted on the same port after an outage presents the certificate its
 /// clients already trust (the real binary, real TLS).
@@ -17,7 +18,7 @@ import PushgateTestSupport
     static let token = String(repeating: "ab", count: 32)
 
     @Test func aFakeRestartedOnItsPortIsTrustedWithTheFirstCertificate() async throws {
-        let files = Files(directory: try PushgateTool.temporaryDirectory())
+        let files = Files(directory: try TemporaryDirectory.create("pushgate-tool"))
         defer { try? FileManager.default.removeItem(at: files.directory) }
         let first = try await FakeProviderProcess.start(["fake-apns", "--tls-dir", files.tls, "--cert-out", files.certificate("first")])
         let trusted = try files.text(files.certificate("first"))
@@ -41,7 +42,7 @@ import PushgateTestSupport
     }
 
     @Test func anUnusablePairIsReplacedAndSaidSo() async throws {
-        let files = Files(directory: try PushgateTool.temporaryDirectory())
+        let files = Files(directory: try TemporaryDirectory.create("pushgate-tool"))
         defer { try? FileManager.default.removeItem(at: files.directory) }
         try FileManager.default.createDirectory(atPath: files.tls, withIntermediateDirectories: false)
         try "garbage".write(toFile: files.tls + "/key.pem", atomically: true, encoding: .utf8)
@@ -57,7 +58,7 @@ import PushgateTestSupport
 
     /// Two fakes started at once on one new directory take turns: both present the same pair.
     @Test func fakesStartedAtOnceShareOnePair() async throws {
-        let files = Files(directory: try PushgateTool.temporaryDirectory())
+        let files = Files(directory: try TemporaryDirectory.create("pushgate-tool"))
         defer { try? FileManager.default.removeItem(at: files.directory) }
         async let one = FakeProviderProcess.start(["fake-apns", "--tls-dir", files.tls, "--cert-out", files.certificate("one")])
         async let two = FakeProviderProcess.start(["fake-fcm", "--tls-dir", files.tls, "--cert-out", files.certificate("two")])
@@ -68,7 +69,7 @@ import PushgateTestSupport
     }
 
     @Test func aFileWhereTheDirectoryShouldBeStopsStartUp() async throws {
-        let files = Files(directory: try PushgateTool.temporaryDirectory())
+        let files = Files(directory: try TemporaryDirectory.create("pushgate-tool"))
         defer { try? FileManager.default.removeItem(at: files.directory) }
         try "x".write(toFile: files.tls, atomically: true, encoding: .utf8)
         let outcome = try await PushgateTool.runOnOwnThread(program: .dev, ["fake-apns", "--tls-dir", files.tls])

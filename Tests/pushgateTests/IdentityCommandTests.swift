@@ -1,10 +1,11 @@
 import Foundation
 import PushgateCore
+import PushgateTesting
 import Testing
 
 @Suite struct IdentityCommandTests {
     @Test func newWritesAPrivateJWKWithMode0600AndPrintsTheServerId() throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let keyPath = directory.appendingPathComponent("host.jwk").path
         let created = try PushgateTool.run(["identity", "new", "--out", keyPath])
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func newNeverReplacesAnExistingFile() throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let keyPath = directory.appendingPathComponent("host.jwk").path
         try Data("keep".utf8).write(to: URL(fileURLWithPath: keyPath))
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func showRefusesWhatIsNotAJWK() throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("bad.jwk").path
         try Data(#"{"kty":"EC","crv":"P-256","x":"AAAA","y":"AAAA"}"#.utf8).write(to: URL(fileURLWithPath: path))

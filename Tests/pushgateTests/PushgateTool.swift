@@ -34,13 +34,6 @@ enum PushgateTool {
         try ChildProcess(executable: program.path, arguments: arguments, input: Array(input.utf8))
     }
 
-    /// A fresh empty directory for one test's files.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushgate-tool-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// The `Fixtures/<path>` file.
     static func fixture(_ path: String) -> URL {
         packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(path)

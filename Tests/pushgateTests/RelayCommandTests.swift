@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func registerSendAndAReplayedResend() async throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let relay = try await DryRunRelay.start(in: directory)
         let hostA = try await Self.newIdentity(directory, "a.jwk")
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func refusalsExitWithOne() async throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let relay = try await DryRunRelay.start(in: directory)
         let host = try await Self.newIdentity(directory, "host.jwk")

@@ -1,5 +1,6 @@
 import Foundation
 import PushgateCore
+import PushgateTesting
 import Testing
 
 @Suite struct SignVerifyCommandTests {
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test func signsAndVerifies() throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (privatePath, publicPath) = try Self.identity(in: directory)
         let message = "1764669600000.aaaa.ios"
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func verifiesTheSignedMessageVectors() throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let identities = try JSONValue.parse(Array(try Data(contentsOf: PushgateTool.fixture("vectors/p256-identities.json"))))
         let vectors = try JSONValue.parse(Array(try Data(contentsOf: PushgateTool.fixture("vectors/signed-messages.json"))))
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func malformedKeysAndSignaturesAreInvalid() throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (privatePath, publicPath) = try Self.identity(in: directory)
         let signature = try PushgateTool.run(["sign", "--key", privatePath, "--message", "m"]).stdout
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func signNeedsAPrivateKey() throws {
-        let directory = try PushgateTool.temporaryDirectory()
+        let directory = try TemporaryDirectory.create("pushgate-tool")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (_, publicPath) = try Self.identity(in: directory)
         let outcome = try PushgateTool.run(["sign", "--key", publicPath, "--message", "m"])

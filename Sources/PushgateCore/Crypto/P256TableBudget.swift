@@ -25,7 +25,7 @@ public final class P256TableBudget: Sendable {
     }
 
     /// Tables built under this budget and still alive.
-    public var tablesInUse: Int { live.load(ordering: .relaxed) }
+    var tablesInUse: Int { live.load(ordering: .relaxed) }
 
     /// Takes a place for one table, or `false` when all are taken.
     func reserve() -> Bool {

@@ -49,7 +49,7 @@ public enum NaClBox {
     }
 
     /// The precomputed key of a key pair (`crypto_box_beforenm`): HSalsa20 of the X25519 shared secret.
-    public static func sharedKey(publicKey: [UInt8], secretKey: [UInt8]) throws(CryptoError) -> [UInt8] {
+    static func sharedKey(publicKey: [UInt8], secretKey: [UInt8]) throws(CryptoError) -> [UInt8] {
         let operation = "NaCl box beforenm"
         try Sodium.prepare(operation)
         try X25519.requireKey(publicKey, operation, "public key")

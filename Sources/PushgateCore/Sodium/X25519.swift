@@ -18,7 +18,7 @@ public enum X25519 {
 
     /// X25519(`secretKey`, `publicKey`): the 32-byte shared point before any hashing.
     /// Fails for a low-order public key (an all-zero result), as libsodium does.
-    public static func sharedSecret(secretKey: [UInt8], publicKey: [UInt8]) throws(CryptoError) -> [UInt8] {
+    static func sharedSecret(secretKey: [UInt8], publicKey: [UInt8]) throws(CryptoError) -> [UInt8] {
         try Sodium.prepare("X25519")
         try requireKey(secretKey, "X25519", "secret key")
         try requireKey(publicKey, "X25519", "public key")

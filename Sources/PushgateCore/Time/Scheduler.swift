@@ -98,7 +98,7 @@ public final class ManualScheduler: Scheduler {
 
     /// Whether a job not yet run is due now: one scheduled, while an advance ran, for a time the
     /// advance has already passed (work started by a job that read the clock before it moved on).
-    public var hasDueJobs: Bool {
+    var hasDueJobs: Bool {
         let now = manualClock.nowMilliseconds
         return entries.withLock { $0.list.contains { $0.dueMs <= now && !$0.job.cancelled.load(ordering: .relaxed) } }
     }
@@ -110,7 +110,7 @@ public final class ManualScheduler: Scheduler {
 
     /// Drops every job not yet run: what a harness does when it stops, since a job that never
     /// comes due would otherwise keep what it captured — often the owner of this scheduler — alive.
-    public func discardPending() { entries.withLock { $0.list.removeAll() } }
+    func discardPending() { entries.withLock { $0.list.removeAll() } }
 
     /// Moves the clock forward by `ms`, running each due job at its due time.
     public func advance(byMs ms: Int64) {

@@ -86,7 +86,7 @@ public final class LiveActivityEngine: Sendable {
     public func waitUntilIdle() async { await lane.drain() }
 
     /// Ticks dropped because the one before was still running.
-    public var droppedTicks: Int { droppedTickCount.load(ordering: .relaxed) }
+    var droppedTicks: Int { droppedTickCount.load(ordering: .relaxed) }
 
     // MARK: Phone-facing
 

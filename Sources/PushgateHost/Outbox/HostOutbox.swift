@@ -98,7 +98,7 @@ public final class HostOutbox: Sendable {
     }
 
     /// Waits for the round under way, if any, and those it chains (for tests on a manual clock).
-    public func waitForRound() async {
+    func waitForRound() async {
         while let round = state.withLock({ $0.round }) { await round.value }
     }
 

@@ -308,3 +308,23 @@ public struct HostSettings: Sendable {
         return (address.host, address.port)
     }
 }
+
+/// How a `resolved` event dismisses the notifications it resolves (`PUSHGATE_DISMISS_MODE`,
+/// docs/host.md "Dismissal").
+public enum DismissMode: String, Sendable, CaseIterable {
+    /// A passive "Answered on desktop" alert replaces each banner through its collapse id (or
+    /// Android tag): works with any app, an unmodified one included.
+    case banner
+    /// The replacement, then a background push listing the collapse ids resolved in the last
+    /// 24 h, for an app that removes them itself.
+    case background
+}
+
+/// How iOS alert pushes leave the host: through the signed relay, straight to APNs, or not at all.
+///
+/// - Important: protocol/host-api.md §5 — `relay` is the default.
+public enum IOSPushMode: String, Sendable, CaseIterable {
+    case relay
+    case apns
+    case off
+}

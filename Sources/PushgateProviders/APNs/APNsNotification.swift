@@ -100,3 +100,13 @@ public struct APNsNotification: Sendable, Equatable {
         return date > nowMs / 1_000 ? date : 0
     }
 }
+
+/// Why an ``APNsNotification`` could not be built.
+public struct APNsNotificationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Which field is wrong, and how.
+    public let message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { "invalid APNs notification: \(message)" }
+}

@@ -11,16 +11,6 @@ public enum HapiPushOutcome: Sendable, Equatable {
     /// (a provider 429 is `.throttled`).
     case failed(reason: String, failure: ProviderFailure = .rejected)
 
-    /// The status a relay answers `POST /v1/push` with for this outcome.
-    public var relayStatus: Int {
-        switch self {
-        case .sent: 200
-        case .dead: 410
-        case .failed(_, .throttled): 429
-        case .failed: 502
-        }
-    }
-
     /// A short label for logs and metrics: `sent`, `dead` or `failed`.
     public var label: String {
         switch self {

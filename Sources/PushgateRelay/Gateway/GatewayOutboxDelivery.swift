@@ -1,6 +1,7 @@
 import PushgateCore
 import PushgateProviders
 import PushgateStore
+import Synchronization
 
 /// One attempt at a window whose notifications wait in the outbox table: its expired
 /// notifications go, its rows are claimed (only those this relay still holds are sent), the
@@ -141,6 +142,29 @@ struct GatewayOutboxDelivery: Sendable {
             // Kept in memory and deleted before the next attempt, so the window is not sent again.
             unsettled.keep(sendIds)
             logger.error("gateway outbox: deleting delivered rows failed", ["error": "\(type(of: error))", "host": host])
+        }
+    }
+}
+
+/// Outbox rows of finished windows whose delete failed (a store error after the provider's
+/// answer): kept here and deleted before any next attempt, so a window that was dealt with is
+/// not sent again from its rows at the next start. The host outbox keeps its unsettled rows the
+/// same way (docs/gateway.md "Coalescing and delivery").
+final class GatewayUnsettledDeletes: Sendable {
+    private let sendIds = Mutex<[String]>([])
+
+    /// Keeps `sendIds` for the next ``settle(in:)``.
+    func keep(_ ids: [String]) { sendIds.withLock { $0 += ids } }
+
+    /// Deletes the kept rows; gives them back when that fails too.
+    func settle(in store: any GatewayStore) async throws {
+        let pending = sendIds.withLock { pending in defer { pending = [] }; return pending }
+        guard !pending.isEmpty else { return }
+        do {
+            try await store.deleteOutbox(sendIds: pending)
+        } catch {
+            keep(pending)
+            throw error
         }
     }
 }

@@ -192,10 +192,10 @@ public final class RelayGateway: Sendable {
     public var openWindows: Int { service.coalescer.openWindows }
 
     /// Returns once every delivery started by a flushed window has finished.
-    public func waitForDeliveries() async { await service.coalescer.deliveries.waitUntilIdle() }
+    func waitForDeliveries() async { await service.coalescer.deliveries.waitUntilIdle() }
 
     /// Returns once every prune started by the scheduler has finished.
-    public func waitForMaintenance() async { await maintenance.waitUntilIdle() }
+    func waitForMaintenance() async { await maintenance.waitUntilIdle() }
 
     /// A §10 counter's total since start (`send_queued`, `delivery_error`, …); 0 for unknown names.
     public func counter(_ name: String) -> Int {
@@ -203,7 +203,7 @@ public final class RelayGateway: Sendable {
     }
 
     /// Delivery attempts since start that ended with `outcome` (`sent`, `unavailable`, …); 0 for unknown names.
-    public func deliveryAttempts(_ outcome: String) -> Int {
+    func deliveryAttempts(_ outcome: String) -> Int {
         GatewayAttemptCounter.Outcome(rawValue: outcome).map(attempts.total) ?? 0
     }
 }

@@ -33,13 +33,13 @@ struct ProviderRetry: Sendable {
 
     /// How long the handling of one request may take (`REQUEST_DEADLINE_MS`).
     let requestDeadlineMs: Int64
-    let gate: InFlightGate
+    let limiter: InFlightLimiter
     let metrics: RelayMetrics
     let clock: any MonotonicClock
 
-    init(requestDeadlineMs: Int64, gate: InFlightGate, metrics: RelayMetrics, clock: any MonotonicClock = SystemMonotonicClock()) {
+    init(requestDeadlineMs: Int64, limiter: InFlightLimiter, metrics: RelayMetrics, clock: any MonotonicClock = SystemMonotonicClock()) {
         self.requestDeadlineMs = requestDeadlineMs
-        self.gate = gate
+        self.limiter = limiter
         self.metrics = metrics
         self.clock = clock
     }
@@ -58,12 +58,12 @@ struct ProviderRetry: Sendable {
     /// Runs `attempt` under an in-flight permit until it ends in anything but a retryable
     /// failure, the retries run out, or the next try could not finish before the request's
     /// deadline (counted from `startedAtMs`, with `attemptTimeoutMs` for one try, checked again
-    /// once the permit is held). Nil when the first try found the in-flight gate full: a local
+    /// once the permit is held). Nil when the first try found the in-flight limiter full: a local
     /// overload is not retried; a retry that finds it full leaves the last answer standing.
     func run<Outcome: ProviderAttemptOutcome>(startedAtMs: Int64, attemptTimeoutMs: Int64, replacesDuplicates: Bool,
                                               attempt: () async -> Outcome) async -> Outcome? {
         let deadline = startedAtMs + requestDeadlineMs
-        guard var outcome = await gate.withPermit(attempt) else { return nil }
+        guard var outcome = await limiter.withPermit(attempt) else { return nil }
         for retry in 0..<Self.maxRetries {
             guard let failure = outcome.failure, Self.allows(failure.kind, replacesDuplicates: replacesDuplicates) else { break }
             let delay = Self.backOff.delayMs(retry: retry, retryAfterSeconds: failure.kind.retryAfterSeconds)
@@ -71,7 +71,7 @@ struct ProviderRetry: Sendable {
             metrics.retry(reason: failure.reason)
             do { try await Task.sleep(for: .milliseconds(delay)) } catch { break }  // the caller went away
             let previous = outcome
-            outcome = await gate.withPermit {
+            outcome = await limiter.withPermit {
                 // The wait for a permit may have used up the time a try needs.
                 guard clock.nowMilliseconds + attemptTimeoutMs <= deadline else { return previous }
                 return await attempt()

@@ -2,7 +2,7 @@ import PushgateCore
 import PushgateStore
 
 /// The relay's shared limits: per-IP and per-`serverId` rate limits, new tokens per IP, the
-/// replay set and the in-flight gate, sized from the configuration.
+/// replay set and the in-flight limiter, sized from the configuration.
 ///
 /// - Important: docs/relay.md "Rate limits", "Replay set", "Bindings".
 public final class RelayGuards: Sendable {
@@ -15,7 +15,7 @@ public final class RelayGuards: Sendable {
     /// Activity"): in this process's memory, forgotten on restart. Read through ``startWaitMs(token:nowMs:)``.
     private let startsByToken: RateLimiter
     let replay: ReplaySet
-    let gate: InFlightGate
+    let inFlightLimiter: InFlightLimiter
 
     /// The starts one push-to-start token may receive per hour: any host bound to the token could
     /// otherwise spend the device's own start budget.
@@ -38,7 +38,7 @@ public final class RelayGuards: Sendable {
                                            maxKeys: configuration.rateLimitMaxKeys ?? TokenBucketLimiter.defaultMaxKeys)
         startsByToken = RateLimiter(limit: Self.startsPerTokenPerHour, windowMs: 3_600_000, maxKeys: maxKeys)
         self.replay = replay
-        gate = InFlightGate(limit: configuration.maxInFlight)
+        inFlightLimiter = InFlightLimiter(limit: configuration.maxInFlight)
     }
 
     /// The per-IP limit of `route`, checked before its body is read.

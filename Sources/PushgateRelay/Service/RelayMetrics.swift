@@ -34,7 +34,7 @@ public final class RelayMetrics: Sendable {
     }
 
     /// Requests answered so far with `route` and `status` (tests and diagnostics).
-    public func requestCount(route: String, status: Int) -> Int {
+    func requestCount(route: String, status: Int) -> Int {
         counters.withLock { $0.requests.filter { $0.key.hasPrefix("route=\"\(route)\",status=\"\(status)\"") }.values.reduce(0, +) }
     }
 

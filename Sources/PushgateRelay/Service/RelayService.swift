@@ -40,7 +40,7 @@ public final class RelayService: Sendable {
         self.logger = logger
         guards = RelayGuards(configuration: configuration, replay: replay ?? ReplaySet(
             ceiling: configuration.maxReplayKeys, logger: logger, nowMs: clock.nowMilliseconds))
-        retry = ProviderRetry(requestDeadlineMs: configuration.requestDeadlineMs, gate: guards.gate, metrics: metrics,
+        retry = ProviderRetry(requestDeadlineMs: configuration.requestDeadlineMs, limiter: guards.inFlightLimiter, metrics: metrics,
                               clock: deadlineClock)
     }
 
@@ -347,7 +347,7 @@ public final class RelayService: Sendable {
     }
 
     /// Delivers to every distinct token bound as one of `kinds` at once (bounded by the
-    /// in-flight gate), rows in first-seen order; `push` makes a token's push for its kind.
+    /// in-flight limiter), rows in first-seen order; `push` makes a token's push for its kind.
     private func deliver(_ tokens: [String], kinds: [BindingKind], serverId: String, startedAtMs: Int64,
                          push: @escaping @Sendable (String, BindingKind) throws -> ProviderPush) async throws(RelayError) -> [ResultRow] {
         let bound = try await bindings(tokens, kinds: kinds, serverId: serverId)
@@ -452,7 +452,7 @@ public final class RelayService: Sendable {
     public func metricsText() async -> String {
         let bindings = try? await store.count()
         let replayEntries = try? await guards.replay.keyCount()
-        return metrics.render(inFlight: guards.gate.inFlight, inFlightLimit: guards.gate.limit, replayEntries: replayEntries,
+        return metrics.render(inFlight: guards.inFlightLimiter.inFlight, inFlightLimit: guards.inFlightLimiter.limit, replayEntries: replayEntries,
                               replayRefusals: guards.replay.refusedAtCeiling, bindings: bindings)
     }
 

@@ -1,4 +1,4 @@
-/// The statements behind ``BindingTables``, named so tests can check every query plan.
+/// The statements behind ``BindingRules``, named so tests can check every query plan.
 ///
 /// Parameters: `?1` token, `?2` kind, `?3` serverId, `?4` time, unless a statement says otherwise.
 /// Each one reaches rows through a primary key or an index: a point lookup, the ≤ 17 rows of one

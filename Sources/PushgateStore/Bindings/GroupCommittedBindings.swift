@@ -30,45 +30,45 @@ public final class GroupCommittedBindings<Connection: StoreConnection>: BindingS
                          mayAddToken: Bool) async throws -> RegisterOutcome {
         let policy = policy
         return try await commits.submit { connection in
-            try BindingTables.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: mayAddToken,
+            try BindingRules.register(token: token, kind: kind, serverId: serverId, nowMs: nowMs, mayAddToken: mayAddToken,
                                        policy: policy, on: connection)
         }
     }
 
     public func unregister(token: String, kind: BindingKind, serverId: String) async throws -> UnregisterOutcome {
         try await commits.submit { connection in
-            try BindingTables.unregister(token: token, kind: kind, serverId: serverId, on: connection)
+            try BindingRules.unregister(token: token, kind: kind, serverId: serverId, on: connection)
         }
     }
 
     public func boundTokens(_ tokens: [String], kinds: [BindingKind], serverId: String, nowMs: Int64) async throws -> [String: BindingKind] {
         let since = nowMs - policy.ttlMs
         return try await reader().run { connection in
-            try BindingTables.boundTokens(tokens, kinds: kinds, serverId: serverId, refreshedSince: since, on: connection)
+            try BindingRules.boundTokens(tokens, kinds: kinds, serverId: serverId, refreshedSince: since, on: connection)
         }
     }
 
     @discardableResult
     public func deleteToken(_ token: String, kind: BindingKind) async throws -> Int {
-        try await commits.submit { connection in try BindingTables.deleteToken(token, kind: kind, on: connection) }
+        try await commits.submit { connection in try BindingRules.deleteToken(token, kind: kind, on: connection) }
     }
 
     @discardableResult
     public func removeBinding(token: String, kind: BindingKind, serverId: String) async throws -> Bool {
         try await commits.submit { connection in
-            try BindingTables.removeBinding(token: token, kind: kind, serverId: serverId, on: connection)
+            try BindingRules.removeBinding(token: token, kind: kind, serverId: serverId, on: connection)
         }
     }
 
     public func count() async throws -> Int {
-        try await reader().run { connection in try BindingTables.tokenCount(on: connection) }
+        try await reader().run { connection in try BindingRules.tokenCount(on: connection) }
     }
 
     @discardableResult
     public func sweep(nowMs: Int64) async throws -> Int {
         let (since, cursor) = (nowMs - policy.ttlMs, sweepCursor.withLock { $0 })
         let step = try await commits.submit { connection in
-            try BindingTables.sweep(after: cursor, limit: Self.sweepStep, refreshedSince: since, nowMs: nowMs, on: connection)
+            try BindingRules.sweep(after: cursor, limit: Self.sweepStep, refreshedSince: since, nowMs: nowMs, on: connection)
         }
         // Moved on only after the commit: a step that failed is tried again from the same place.
         sweepCursor.withLock { $0 = step.next }
@@ -76,11 +76,11 @@ public final class GroupCommittedBindings<Connection: StoreConnection>: BindingS
     }
 
     public func bindings(of token: String) async throws -> [BindingRecord] {
-        try await reader().run { connection in try BindingTables.bindings(of: token, on: connection) }
+        try await reader().run { connection in try BindingRules.bindings(of: token, on: connection) }
     }
 
     public func clear(token: String) async throws -> Int {
-        try await commits.submit { connection in try BindingTables.clear(token, on: connection) }
+        try await commits.submit { connection in try BindingRules.clear(token, on: connection) }
     }
 
     /// Answers every write already accepted, then closes every connection; later calls throw

@@ -1,6 +1,6 @@
 /// The ``BindingStore`` on a PostgreSQL database, which several relay instances may share.
 ///
-/// The binding rules are the SQLite store's (``BindingTables``, the same statements). Writes go
+/// The binding rules are the SQLite store's (``BindingRules``, the same statements). Writes go
 /// through one connection and are group-committed like the SQLite store's; each write
 /// transaction first takes an advisory lock, so writers in every relay instance take turns and
 /// the count-then-insert rules hold across instances. Each call returns only after its

@@ -1,4 +1,4 @@
-/// What the gateway rules (``GatewayTables``) need of a connection beyond ``StoreConnection``:
+/// What the gateway rules (``GatewayRules``) need of a connection beyond ``StoreConnection``:
 /// rows of several columns, and the per-host locks of protocol/gateway.md §5.2.
 ///
 /// - Important: protocol/gateway.md §5.2 — count-then-write steps of one host run under a lock
@@ -40,4 +40,44 @@ public struct GatewayLockError: Error, CustomStringConvertible, Sendable {
     /// The lock's scope (never the fingerprint, which is not logged in full).
     public let scope: String
     public var description: String { "the \(scope) lock needs an open write transaction" }
+}
+
+extension SQLiteConnection: GatewayConnection {
+    func rows(_ sql: String, _ parameters: [SQLValue], columns: Int) throws -> [[String?]] {
+        try withStatement(sql) { statement in
+            try statement.bind(parameters)
+            var rows: [[String?]] = []
+            while try statement.step() { rows.append((0 ..< Int32(columns)).map { statement.string(at: $0) }) }
+            return rows
+        }
+    }
+
+    /// Takes nothing more: a write transaction is `BEGIN IMMEDIATE`, which already holds the
+    /// database's single write lock, so no other transaction of any host runs beside it.
+    func lock(_ lock: GatewayHostLock, host hostFingerprint: String) throws {
+        guard isInTransaction else { throw GatewayLockError(scope: lock.rawValue) }
+    }
+
+    /// Always: a SQLite file serves one relay process at a time, so another holder is an earlier run.
+    func holderHasEnded(_ holder: Int64) throws -> Bool { true }
+}
+
+extension PostgreSQLConnection: GatewayConnection {
+    func rows(_ sql: String, _ parameters: [SQLValue], columns: Int) throws -> [[String?]] {
+        let result = try retryingIfDropped { try query(sql, parameters) }
+        return (0 ..< result.rowCount).map { row in (0 ..< columns).map { result.string(row: row, column: $0) } }
+    }
+
+    /// `pg_advisory_xact_lock(hashtext('<scope>:<hostFingerprint>'))`, released at commit or
+    /// rollback; transactions of other hosts do not wait for it.
+    func lock(_ lock: GatewayHostLock, host hostFingerprint: String) throws {
+        guard isInTransaction else { throw GatewayLockError(scope: lock.rawValue) }
+        try run("SELECT pg_advisory_xact_lock(hashtext(?1))", [.text(lock.name(host: hostFingerprint))])
+    }
+
+    /// Whether no session holds `holder`'s shared lock any more: the exclusive lock is granted
+    /// only then (and held until commit, so the holder cannot come back meanwhile).
+    func holderHasEnded(_ holder: Int64) throws -> Bool {
+        try texts("SELECT pg_try_advisory_xact_lock(?1)::text", [.integer(holder)]) == ["true"]
+    }
 }

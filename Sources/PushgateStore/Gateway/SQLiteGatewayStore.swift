@@ -35,94 +35,94 @@ public final class SQLiteGatewayStore: GatewayStore {
     }
 
     public func insertChallenge(_ challenge: GatewayChallengeRecord) async throws {
-        try await commits.submit { try GatewayTables.insertChallenge(challenge, on: $0) }
+        try await commits.submit { try GatewayRules.insertChallenge(challenge, on: $0) }
     }
 
     public func redeemChallenge(id: String, proofHash: String?, nowMs: Int64, sessionTokenHash: String,
                                 sessionExpiresAt: Int64, newHost: GatewayNewHostRule) async throws -> ChallengeRedemption {
         try await commits.submit { connection in
-            try GatewayTables.redeemChallenge(id: id, proofHash: proofHash, nowMs: nowMs, sessionTokenHash: sessionTokenHash,
+            try GatewayRules.redeemChallenge(id: id, proofHash: proofHash, nowMs: nowMs, sessionTokenHash: sessionTokenHash,
                                               sessionExpiresAt: sessionExpiresAt, newHost: newHost, on: connection)
         }
     }
 
     public func session(tokenHash: String) async throws -> GatewaySessionRecord? {
-        try await reader.run { try GatewayTables.session(tokenHash: tokenHash, on: $0) }
+        try await reader.run { try GatewayRules.session(tokenHash: tokenHash, on: $0) }
     }
 
     public func registerDevice(_ registration: GatewayDeviceRegistration, newRegistrationId: String,
                                nowMs: Int64) async throws -> GatewayDeviceOutcome {
         try await commits.submit { connection in
-            try GatewayTables.registerDevice(registration, newRegistrationId: newRegistrationId, nowMs: nowMs, on: connection)
+            try GatewayRules.registerDevice(registration, newRegistrationId: newRegistrationId, nowMs: nowMs, on: connection)
         }
     }
 
     public func deleteDevice(registrationId: String, hostFingerprint: String) async throws -> Bool {
         try await commits.submit { connection in
-            try GatewayTables.deleteDevice(registrationId: registrationId, hostFingerprint: hostFingerprint, on: connection)
+            try GatewayRules.deleteDevice(registrationId: registrationId, hostFingerprint: hostFingerprint, on: connection)
         }
     }
 
     public func devices(hostFingerprint: String) async throws -> [GatewayDeviceSummary] {
-        try await reader.run { try GatewayTables.devices(hostFingerprint: hostFingerprint, on: $0) }
+        try await reader.run { try GatewayRules.devices(hostFingerprint: hostFingerprint, on: $0) }
     }
 
     public func device(registrationId: String) async throws -> GatewayDevice? {
-        try await reader.run { try GatewayTables.device(registrationId: registrationId, on: $0) }
+        try await reader.run { try GatewayRules.device(registrationId: registrationId, on: $0) }
     }
 
     public func admitSends(hostFingerprint: String, registrationIds: [String], notification: GatewayNotification, nowMs: Int64,
                            dueAt: Int64) async throws -> [GatewaySendAdmission] {
         let holder = holder
         return try await commits.submit { connection in
-            try GatewayTables.admitSends(hostFingerprint: hostFingerprint, registrationIds: registrationIds, notification: notification,
+            try GatewayRules.admitSends(hostFingerprint: hostFingerprint, registrationIds: registrationIds, notification: notification,
                                          nowMs: nowMs, holder: holder, dueAt: dueAt, on: connection)
         }
     }
 
     public func adoptOutbox() async throws -> [GatewayOutboxRow] {
         let holder = holder
-        guard try await reader.run({ try GatewayTables.outboxHasOtherHolders(holder, on: $0) }) else { return [] }
-        return try await commits.submit { try GatewayTables.adoptOutbox(holder: holder, on: $0) }
+        guard try await reader.run({ try GatewayRules.outboxHasOtherHolders(holder, on: $0) }) else { return [] }
+        return try await commits.submit { try GatewayRules.adoptOutbox(holder: holder, on: $0) }
     }
 
     public func claimOutbox(sendIds: [String], windowId: String) async throws -> [String] {
         let holder = holder
-        return try await commits.submit { try GatewayTables.claimOutbox(sendIds: sendIds, windowId: windowId, holder: holder, on: $0) }
+        return try await commits.submit { try GatewayRules.claimOutbox(sendIds: sendIds, windowId: windowId, holder: holder, on: $0) }
     }
 
     public func deleteOutbox(sendIds: [String]) async throws {
         let holder = holder
-        try await commits.submit { try GatewayTables.deleteOutbox(sendIds: sendIds, holder: holder, on: $0) }
+        try await commits.submit { try GatewayRules.deleteOutbox(sendIds: sendIds, holder: holder, on: $0) }
     }
 
     public func postponeOutbox(sendIds: [String], attempts: Int, dueAt: Int64) async throws {
         let holder = holder
         try await commits.submit { connection in
-            try GatewayTables.postponeOutbox(sendIds: sendIds, attempts: attempts, dueAt: dueAt, holder: holder, on: connection)
+            try GatewayRules.postponeOutbox(sendIds: sendIds, attempts: attempts, dueAt: dueAt, holder: holder, on: connection)
         }
     }
 
     public func markDead(registrationId: String, token: String, nowMs: Int64) async throws {
         try await commits.submit { connection in
-            try GatewayTables.markDead(registrationId: registrationId, token: token, nowMs: nowMs, on: connection)
+            try GatewayRules.markDead(registrationId: registrationId, token: token, nowMs: nowMs, on: connection)
         }
     }
 
     public func pruneChallenges(nowMs: Int64) async throws -> Int {
-        try await commits.submit { try GatewayTables.pruneChallenges(nowMs: nowMs, on: $0) }
+        try await commits.submit { try GatewayRules.pruneChallenges(nowMs: nowMs, on: $0) }
     }
 
     public func pruneSessions(nowMs: Int64) async throws -> Int {
-        try await commits.submit { try GatewayTables.pruneSessions(nowMs: nowMs, on: $0) }
+        try await commits.submit { try GatewayRules.pruneSessions(nowMs: nowMs, on: $0) }
     }
 
     public func pruneSendLog(nowMs: Int64) async throws -> Int {
-        try await commits.submit { try GatewayTables.pruneSendLog(nowMs: nowMs, on: $0) }
+        try await commits.submit { try GatewayRules.pruneSendLog(nowMs: nowMs, on: $0) }
     }
 
     public func pruneHosts(nowMs: Int64, idleMs: Int64) async throws -> Int {
-        try await commits.submit { try GatewayTables.pruneHosts(nowMs: nowMs, idleMs: idleMs, on: $0) }
+        try await commits.submit { try GatewayRules.pruneHosts(nowMs: nowMs, idleMs: idleMs, on: $0) }
     }
 
     /// Answers every write already accepted, then closes both connections.

@@ -80,3 +80,48 @@ public final class FakeFCM: FakeProvider {
     /// Forgets every access token issued so far: sends carrying one get 401 `UNAUTHENTICATED`.
     public func revokeAccessTokens() { state.withBooks { $0.accessTokens.removeAll() } }
 }
+
+/// What the fake FCM keeps beside its scripts and records, under the same lock: the access
+/// tokens it issued (with their expiry), a scripted exchange failure, and its counters.
+struct FakeFCMBooks: Sendable {
+    /// Access token → expiry, milliseconds since the epoch by the configured clock.
+    var accessTokens: [String: Int64] = [:]
+    var tokenFailureStatus: Int?
+    var counters = FakeFCMCounters()
+    /// Sends accepted so far, numbering the message names.
+    var messagesAccepted = 0
+}
+
+/// Running totals kept by the fake FCM, also when it keeps no records.
+public struct FakeFCMCounters: Sendable, Equatable, FakeConnectionTotals {
+    /// OAuth exchanges received (`POST /token`, reset ones included), and how many were granted.
+    public var tokenRequests = 0
+    public var tokensIssued = 0
+    /// Other requests received (sends, and requests for paths the fake does not serve; reset ones included).
+    public var sendRequests = 0
+    /// Answered sends by the status they were given.
+    public var sendsByStatus: [Int: Int] = [:]
+    /// TLS connections accepted.
+    public var connectionsAccepted = 0
+    /// GOAWAY frames sent because of ``FakeProvider/goAway(afterStreams:)``.
+    public var goAwaysSent = 0
+    /// Connections closed on purpose (drop now, or drop after N streams).
+    public var connectionsDropped = 0
+    /// Requests answered with RST_STREAM because of ``FakeProvider/resetStreams(every:)``.
+    public var streamsReset = 0
+    /// The most streams seen open at the same time on one connection.
+    public var maxConcurrentStreamsSeen = 0
+
+    public init() {}
+}
+
+extension FakeFCM {
+    /// The `PUSHGATE_RELAY_*` settings that point a relay's Android lane at this fake: the
+    /// service account file, the FCM origin and token URI, and the fake's certificate as CA.
+    public func relayEnvironment(serviceAccountPath: String, caFile: String) -> [String: String] {
+        [
+            "PUSHGATE_RELAY_FCM_SERVICE_ACCOUNT_PATH": serviceAccountPath, "PUSHGATE_RELAY_FCM_ORIGIN": origin,
+            "PUSHGATE_RELAY_FCM_TOKEN_URI": tokenURI, "PUSHGATE_RELAY_FCM_CA_FILE": caFile,
+        ]
+    }
+}

@@ -21,3 +21,11 @@ public protocol FakeProviderConfiguration: Sendable {
     var certificate: SelfSignedCertificate? { get set }
     var logger: Logger { get set }
 }
+
+/// How a fake provider keeps the requests it answers.
+public enum FakeProviderRecording: Sendable {
+    /// Keep every record in memory (tests that inspect requests).
+    case full
+    /// Keep only the counters (benchmarks, long command-line runs).
+    case countersOnly
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs blocking `work` (child processes, pipes, `waitpid`, libpq calls) on a new thread and
 /// waits for it without holding one of the few cooperative-pool threads that in-process
@@ -21,5 +22,19 @@ public func onOwnThread<T: Sendable>(within seconds: Double, _ what: String,
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
             first.resume(with: .failure(ChildProcessError(command: what, reason: "no answer within \(seconds) s")))
         }
+    }
+}
+
+/// Resumes a continuation with the first outcome it is given and ignores the later ones: the
+/// operation and its time limit race, whichever ends first answers.
+public final class FirstOutcome<T: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+
+    public init(_ continuation: CheckedContinuation<T, any Error>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    public func resume(with result: Result<T, any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import PushgateCore
+@testable import PushgateCore
 @testable import PushgateHost
-import PushgateRelay
+@testable import PushgateRelay
 import PushgateTesting
 
 /// A host on one manual clock wired to the fake APNs over loopback: through a real relay (real
@@ -129,7 +129,7 @@ final class HostHarness: Sendable {
         fake.stop()
         decidedSignal.finish()
         fakeFCM?.stop()
-        // A debounce window still open holds the event gate, which holds this scheduler.
+        // A debounce window still open holds the event throttle, which holds this scheduler.
         scheduler.discardPending()
     }
 
@@ -189,13 +189,4 @@ final class HostHarness: Sendable {
 
     /// Log lines that contain any of `secrets`.
     func leaks(_ secrets: [String]) -> [String] { logs.lines.filter { line in secrets.contains { line.contains($0) } } }
-}
-
-/// Random device tokens of the relay's accepted form.
-enum TestToken {
-    static func make() -> String { Hex.encode(SecureRandom.bytes(32)) }
-
-    /// An FCM registration token, as an Android phone has one: `<instance id>:<token>`; `name`
-    /// starts it, so a test can tell tokens apart in the fake's record.
-    static func android(_ name: String = "phone") -> String { name + ":APA91b" + Base64URL.encode(SecureRandom.bytes(48)) }
 }

@@ -12,7 +12,7 @@ import PushgateTestSupport
     @Test func aReplaySetFloodRefusesOnlyTheHeaviestClient() async throws {
         let relay = try await RelayUnderAttack(settings: ["MAX_REPLAY_KEYS": "300"])
         let host = SigningHost(), token = TestToken.make()
-        let refusals = try await blocking { () throws -> Int in
+        let refusals = try await onOwnThread { () throws -> Int in
             #expect(try relay.post("register-token", host.register(token, at: relay.nowMs)).status == 200)
             var heavyRefused = 0
             let junk = SigningHost()
@@ -33,7 +33,7 @@ import PushgateTestSupport
         }
         #expect(refusals > 0, "the heaviest client ran into the ceiling")
         #expect(relay.delivered(token) == 10)
-        #expect(try await blocking { try relay.metrics() }.contains("pushgate_relay_replay_ceiling_refusals_total \(refusals)"))
+        #expect(try await onOwnThread { try relay.metrics() }.contains("pushgate_relay_replay_ceiling_refusals_total \(refusals)"))
         try await relay.stop()
     }
 
@@ -42,7 +42,7 @@ import PushgateTestSupport
     @Test func replaysNeverSpendTheHostsBudget() async throws {
         let relay = try await RelayUnderAttack(settings: ["SERVER_SEND_LIMIT_PER_MINUTE": "5"])
         let host = SigningHost(), token = TestToken.make()
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             #expect(try relay.post("register-token", host.register(token, at: relay.nowMs)).status == 200)
             let captured = try host.send([token], title: "first", at: relay.nowMs)
             #expect(try relay.post("send", captured).status == 200)
@@ -61,7 +61,7 @@ import PushgateTestSupport
     @Test func replaysStayRefusedAcrossAKillNine() async throws {
         let first = try await RelayUnderAttack()
         let host = SigningHost(), token = TestToken.make()
-        let captured = try await blocking { () throws -> [UInt8] in
+        let captured = try await onOwnThread { () throws -> [UInt8] in
             #expect(try first.post("register-token", host.register(token, at: first.nowMs)).status == 200)
             let send = try host.send([token], at: first.nowMs)
             #expect(try first.post("send", send).status == 200)
@@ -71,7 +71,7 @@ import PushgateTestSupport
         let journal = first.directory.appendingPathComponent("relay.sqlite-replay").path
         #expect(try FileManager.default.attributesOfItem(atPath: journal)[.posixPermissions] as? Int == 0o600)
         let second = try await RelayUnderAttack(directory: first.directory)
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             #expect(try second.post("send", captured, from: attacker(1)).errorCode == "replay")
             #expect(try second.post("send", host.send([token], at: second.nowMs)).rows.map(\.ok) == [true])
         }
@@ -85,7 +85,7 @@ import PushgateTestSupport
     @Test func aRegisterSignatureCannotBeSentAsAPush() async throws {
         let relay = try await RelayUnderAttack()
         let host = SigningHost(), token = TestToken.make()
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             let register = try JSONValue.parse(host.register(token, at: relay.nowMs))
             var forged = JSONObject()
             forged["tokens"] = [.string(token)]
@@ -108,7 +108,7 @@ import PushgateTestSupport
     @Test func aSendWhoseSuffixBeginsInADottedTokenIsRefused() async throws {
         let relay = try await RelayUnderAttack()
         let host = SigningHost(), token = TestToken.make()
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             #expect(try relay.post("register-token", host.register(token, at: relay.nowMs)).status == 200)
             for (tail, title) in [(".android", "unregister"), (".ios", "liveactivity"), (".ios", "unregister"), ("", "x.ios")] {
                 let reply = try relay.post("send", host.send([token + tail], title: title, at: relay.nowMs))
@@ -125,7 +125,7 @@ import PushgateTestSupport
         let relay = try await RelayUnderAttack(settings: ["MAX_TOKENS_PER_HOST": "20", "NEW_TOKENS_PER_IP_PER_HOUR": "10",
                                                           "MAX_TOKENS": "60", "REGISTER_LIMIT_PER_MINUTE": "1000"])
         let host = SigningHost(), token = TestToken.make()
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             #expect(try relay.post("register-token", host.register(token, at: relay.nowMs)).status == 200)
             let greedy = SigningHost()
             let perKey = try (0 ..< 25).map { n in try relay.post("register-token", greedy.register(TestToken.make(), at: relay.nowMs),
@@ -158,7 +158,7 @@ import PushgateTestSupport
         let host = SigningHost(), token = TestToken.make()
         // The token is a production one: the sandbox does not know it, as Apple's would not.
         relay.sandbox.script(token: token, ScriptedResponse(status: 400, reason: .badDeviceToken))
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             #expect(try relay.post("register-token", host.register(token, at: relay.nowMs)).status == 200)
             let strangers = (0 ..< 16).map { _ in SigningHost() }
             let answers = try strangers.enumerated().map { n, stranger in
@@ -183,7 +183,7 @@ import PushgateTestSupport
     @Test func aFullSetOfProtectedBindingsRefusesTheNewcomer() async throws {
         let relay = try await RelayUnderAttack(settings: ["REGISTER_LIMIT_PER_MINUTE": "1000", "NEW_BINDINGS_PER_TOKEN_PER_DAY": "64"])
         let host = SigningHost(), token = TestToken.make()
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             #expect(try relay.post("register-token", host.register(token, at: relay.nowMs)).status == 200)
             for n in 0 ..< 15 {
                 #expect(try relay.post("register-token", SigningHost().register(token, at: relay.nowMs), from: attacker(n)).status == 200)
@@ -200,11 +200,11 @@ import PushgateTestSupport
     @Test func staleBindingsExpireAndTheOperatorCanInspectAndClearAToken() async throws {
         let first = try await RelayUnderAttack(settings: ["BINDING_TTL_DAYS": "1"])
         let host = SigningHost(), token = TestToken.make()
-        try await blocking { () throws in #expect(try first.post("register-token", host.register(token, at: first.nowMs)).status == 200) }
+        try await onOwnThread { () throws in #expect(try first.post("register-token", host.register(token, at: first.nowMs)).status == 200) }
         try await first.stop(keepFiles: true)
         let later = try await RelayUnderAttack(settings: ["BINDING_TTL_DAYS": "1", "TEST_CLOCK_OFFSET_MS": "\(25 * 3_600_000)"],
                                                directory: first.directory)
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             #expect(try later.post("send", host.send([token], at: later.nowMs)).rows.map(\.reason) == ["not_bound"])
             #expect(try later.post("register-token", host.register(token, at: later.nowMs)).status == 200)
             #expect(try later.post("send", host.send([token], title: "again", at: later.nowMs)).rows.map(\.ok) == [true])
@@ -212,14 +212,14 @@ import PushgateTestSupport
         try await later.stop(keepFiles: true)
         let database = first.directory.appendingPathComponent("relay.sqlite").path
         let shown = try RelayProcess(arguments: ["bindings", "--token", token, "--database-path", database], environment: [:])
-        let listing = try await blocking { shown.standardOutput() }
+        let listing = try await onOwnThread { shown.standardOutput() }
         #expect(listing.hasPrefix("alert \(host.key.publicKey.serverId) registered "))
-        #expect(try await blocking { shown.exitStatus() }.status == 0)
+        #expect(try await onOwnThread { shown.exitStatus() }.status == 0)
         let cleared = try RelayProcess(arguments: ["bindings", "--token", token, "--clear", "--database-path", database], environment: [:])
-        #expect(try await blocking { cleared.standardOutput() }.hasSuffix("cleared 1 bindings\n"))
-        #expect(try await blocking { cleared.exitStatus() }.status == 0)
+        #expect(try await onOwnThread { cleared.standardOutput() }.hasSuffix("cleared 1 bindings\n"))
+        #expect(try await onOwnThread { cleared.exitStatus() }.status == 0)
         let bad = try RelayProcess(arguments: ["bindings", "--token", "nothex"], environment: [:])
-        #expect(try await blocking { bad.exitStatus() }.status == 2)
+        #expect(try await onOwnThread { bad.exitStatus() }.status == 2)
         try? FileManager.default.removeItem(at: first.directory)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import PushgateCore
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// docs/security.md M1 and M2: the per-IP limits against address churn, IPv6 prefixes and
 /// forged `X-Forwarded-For` lines, on the real binary with its tables scaled down.
@@ -16,7 +17,7 @@ import PushgateTestSupport
                                                           "SEND_LIMIT_PER_MINUTE": "2", "SERVER_SEND_LIMIT_PER_MINUTE": "2",
                                                           "NEW_TOKENS_PER_IP_PER_HOUR": "2"])
         let host = SigningHost(), token = TestToken.make()
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             for n in 0 ..< 250 {
                 let junk = SigningHost(), junkToken = TestToken.make()
                 #expect(try relay.post("register-token", junk.register(junkToken, at: relay.nowMs), from: attacker(n)).status == 200)
@@ -41,7 +42,7 @@ import PushgateTestSupport
         let relay = try await RelayUnderAttack(settings: ["TRUST_PROXY_HOPS": "1", "TRUSTED_PROXY_ADDRESSES": Self.proxy,
                                                           "IPV6_PREFIX_BITS": "56", "REGISTER_LIMIT_PER_MINUTE": "2"])
         let key = SigningHost()
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             func register(as client: String) throws -> Int {
                 try relay.post("register-token", key.register(TestToken.make(), at: relay.nowMs), from: Self.proxy,
                                headers: ["X-Forwarded-For: \(client)"]).status
@@ -63,7 +64,7 @@ import PushgateTestSupport
         let relay = try await RelayUnderAttack(settings: ["TRUST_PROXY_HOPS": "1", "TRUSTED_PROXY_ADDRESSES": Self.proxy,
                                                           "REGISTER_LIMIT_PER_MINUTE": "3"])
         let key = SigningHost()
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             func register(_ lines: [String]) throws -> Int {
                 try relay.post("register-token", key.register(TestToken.make(), at: relay.nowMs), from: Self.proxy,
                                headers: lines.map { "X-Forwarded-For: \($0)" }).status
@@ -82,7 +83,7 @@ import PushgateTestSupport
         let relay = try await RelayUnderAttack(settings: ["TRUST_PROXY_HOPS": "1", "TRUSTED_PROXY_ADDRESSES": Self.proxy + "/32",
                                                           "REGISTER_LIMIT_PER_MINUTE": "3"])
         let key = SigningHost()
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             func register(from source: String, as client: String) throws -> Int {
                 try relay.post("register-token", key.register(TestToken.make(), at: relay.nowMs), from: source,
                                headers: ["X-Forwarded-For: \(client)"]).status

@@ -1,7 +1,8 @@
 import Foundation
 import PushgateCore
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// docs/security.md M6: idle and half-sent connections from a few addresses cannot take every
 /// connection slot.
@@ -14,7 +15,7 @@ import PushgateTestSupport
         let relay = try await RelayUnderAttack(settings: ["MAX_CONNECTIONS": "256", "TRUSTED_PROXY_ADDRESSES": proxy])
         let host = SigningHost(), token = TestToken.make()
         let port = relay.port
-        let held = try await blocking { () throws -> [String: [RawHTTPClient]] in
+        let held = try await onOwnThread { () throws -> [String: [RawHTTPClient]] in
             var held: [String: [RawHTTPClient]] = [:]
             for source in (0 ..< 8).map(attacker) + [proxy] {
                 for _ in 0 ..< 32 {
@@ -30,7 +31,7 @@ import PushgateTestSupport
         }
         for source in (0 ..< 8).map(attacker) { #expect(held[source]?.count == 4, "\(source)") }
         #expect(held[proxy]?.count == 32, "a trusted proxy carries many clients")
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             #expect(try relay.post("register-token", host.register(token, at: relay.nowMs), from: attacker(100)).status == 200)
             #expect(try relay.post("send", host.send([token], at: relay.nowMs), from: attacker(100)).rows.map(\.ok) == [true])
         }

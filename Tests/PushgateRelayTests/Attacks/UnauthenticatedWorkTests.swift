@@ -1,7 +1,8 @@
 import Foundation
 import PushgateCore
-import Testing
 import PushgateTestSupport
+import PushgateTesting
+import Testing
 
 /// docs/security.md M9, against the real `pushgate-relay` binary: a client that sends junk pays
 /// for it from its own IP's budget on every route family, before its body is read; the
@@ -24,7 +25,7 @@ import PushgateTestSupport
             Family(path: "/v1/host/challenge", budget: 30, junkStatus: 400),
             Family(path: "/v1/devices", budget: 240, junkStatus: 401, headers: ["Authorization: Bearer \(HostProof.newSessionToken())"]),
         ]
-        try await blocking { () throws in
+        try await onOwnThread { () throws in
             for (index, family) in families.enumerated() {
                 let sender = attacker(2 * index), bystander = attacker(2 * index + 1)
                 // Token buckets refill while the loop runs, so a few more than the budget may pass.
@@ -62,19 +63,19 @@ import PushgateTestSupport
 
     @Test func metricsAreServedOnTheMetricsListenerOnly() async throws {
         let relay = try await RelayUnderAttack(gateway: true)
-        let onPublicPort = try await blocking { try relay.request("GET", "/metrics") }
+        let onPublicPort = try await onOwnThread { try relay.request("GET", "/metrics") }
         #expect(onPublicPort.status == 404)
-        #expect(try await blocking { try relay.request("GET", "/healthz") }.status == 200)
-        let metrics = try await blocking { try relay.metrics() }
+        #expect(try await onOwnThread { try relay.request("GET", "/healthz") }.status == 200)
+        let metrics = try await onOwnThread { try relay.metrics() }
         #expect(metrics.contains(#"pushgate_relay_requests_total{route="healthz",status="200",outcome="ok"} 1"#))
         #expect(metrics.contains("pushgate_gateway_events_total"), "the gateway's counters are there too")
-        let elsewhere = try await blocking { () throws -> Int in
+        let elsewhere = try await onOwnThread { () throws -> Int in
             let client = try RawHTTPClient(port: relay.metricsPort)
             client.write(RawHTTPClient.request("GET", "/healthz", headers: ["Connection: close"]))
             return try client.readResponse().status
         }
         #expect(elsewhere == 404, "the metrics listener serves nothing else")
-        let wrongMethod = try await blocking { () throws -> RawHTTPClient.Response in
+        let wrongMethod = try await onOwnThread { () throws -> RawHTTPClient.Response in
             let client = try RawHTTPClient(port: relay.metricsPort)
             client.write(RawHTTPClient.request("POST", "/metrics", headers: ["Connection: close"]))
             return try client.readResponse()
@@ -85,7 +86,7 @@ import PushgateTestSupport
         let clash = try RelayProcess(environment: ["PUSHGATE_RELAY_DRY_RUN": "1", "PUSHGATE_RELAY_PORT": "0",
                                                    "PUSHGATE_RELAY_DATABASE_PATH": ":memory:",
                                                    "PUSHGATE_RELAY_METRICS_LISTEN": "127.0.0.1:\(relay.metricsPort)"])
-        let exit = try await blocking { clash.exitStatus() }
+        let exit = try await onOwnThread { clash.exitStatus() }
         #expect(exit.status == 1 && exit.stderr.contains("relay could not start"), "\(exit.stderr)")
         try await relay.stop()
     }

@@ -1,5 +1,5 @@
 import Foundation
-import PushgateCore
+@testable import PushgateCore
 import PushgateRelay
 import PushgateTesting
 import Testing
@@ -14,8 +14,7 @@ struct DryRunRelay {
     var port: UInt16 { relay.port }
 
     static func start() async throws -> DryRunRelay {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dry-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory.create("dry-run")
         let log = directory.appendingPathComponent("deliveries.jsonl").path
         let configuration = try RelayConfiguration(arguments: ["--dry-run", "--dry-run-log", log, "--port", "0", "--metrics-listen", "off",
                                                               "--database-path", directory.appendingPathComponent("r.sqlite").path],

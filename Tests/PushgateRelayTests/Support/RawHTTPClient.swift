@@ -1,8 +1,9 @@
 import Foundation
+import PushgateTesting
 
 /// A raw HTTP/1.1 client on one loopback socket, for what URLSession will not do as asked:
 /// malformed framing, bytes trickled slowly, a thousand connections held open. Every method
-/// blocks (bounded by the socket's receive timeout): call them through ``blocking(_:)``.
+/// blocks (bounded by the socket's receive timeout): call them through ``onOwnThread(_:)``.
 final class RawHTTPClient: Sendable {
     /// One response: status, header fields (names lowercased), body.
     struct Response: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import PushgateCore
+@testable import PushgateCore
 import PushgateProviders
 import PushgateRelay
 import PushgateTesting
@@ -68,7 +68,7 @@ final class RelayHarness: Sendable {
     /// The relay's `/metrics` text, from its metrics listener.
     func metrics() async throws -> String {
         let port = try #require(relay.metricsPort)
-        return try await blocking { try RawHTTPClient.scrapeMetrics(port: port) }
+        return try await onOwnThread { try RawHTTPClient.scrapeMetrics(port: port) }
     }
 
     /// A raw request, for bodies no host would build.
@@ -108,11 +108,6 @@ final class RelayHarness: Sendable {
 
     /// Requests the fake received for `token`.
     func received(_ token: String) -> [RecordedRequest] { fake.requests.filter { $0.deviceToken == token } }
-}
-
-/// Random device tokens of the relay's accepted form.
-enum TestToken {
-    static func make(_ bytes: Int = 32) -> String { Hex.encode(SecureRandom.bytes(bytes)) }
 }
 
 extension RelayReply {

@@ -3,7 +3,7 @@ import PushgateTesting
 import Synchronization
 
 /// The built `pushgate-relay` binary as a child process (posix_spawn, pipes, waitpid), for
-/// signal and crash tests. Every method blocks: call them through ``blocking(_:)``.
+/// signal and crash tests. Every method blocks: call them through ``onOwnThread(_:)``.
 final class RelayProcess: Sendable {
     static let binary = BuiltProducts.path("pushgate-relay")
 

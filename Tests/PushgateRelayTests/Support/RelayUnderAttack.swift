@@ -42,7 +42,7 @@ final class RelayUnderAttack: Sendable {
         if gateway { environment["PUSHGATE_GATEWAY_PUBLIC_URL"] = "https://gateway.pushgate.test" }
         self.environment = environment
         process = try RelayProcess(environment: environment)
-        guard let port = try await blocking({ [process] in process.port() }) else {
+        guard let port = try await onOwnThread({ [process] in process.port() }) else {
             throw RawHTTPClient.Failure.malformedResponse("the relay did not start: \(process.exitStatus().stderr)")
         }
         self.port = UInt16(port)
@@ -86,13 +86,13 @@ final class RelayUnderAttack: Sendable {
     /// Kills the relay with SIGKILL and waits for it.
     func kill() async throws {
         process.signal(SIGKILL)
-        _ = try await blocking { [process] in process.exitStatus() }
+        _ = try await onOwnThread { [process] in process.exitStatus() }
     }
 
     /// Stops the relay (SIGTERM, expecting exit 0) and the fakes; removes the files unless kept.
     func stop(keepFiles: Bool = false) async throws {
         process.signal(SIGTERM)
-        let status = try await blocking { [process] in process.exitStatus().status }
+        let status = try await onOwnThread { [process] in process.exitStatus().status }
         #expect(status == 0 || status == 128 + SIGKILL)
         production.stop()
         sandbox.stop()

@@ -2,7 +2,7 @@ import PushgateCore
 
 /// The gateway operations as SQL on one connection, shared by the SQLite and PostgreSQL stores;
 /// the caller provides the write transaction, the rules take their per-host locks in it.
-enum GatewayTables {
+enum GatewayRules {
     static func insertChallenge(_ challenge: GatewayChallengeRecord, on connection: some GatewayConnection) throws {
         try connection.run(GatewaySQL.insertChallenge, [
             .text(challenge.challengeId), .text(challenge.hostFingerprint), .text(challenge.hostPublicKeyB64),

@@ -3,11 +3,11 @@ import PushgateCore
 import Synchronization
 import Testing
 
-/// protocol/host-api.md §9 lines 11 and 12 at the gate, on a manual scheduler.
-@Suite struct EventGateTests {
+/// protocol/host-api.md §9 lines 11 and 12 at the event throttle, on a manual scheduler.
+@Suite struct EventThrottleTests {
     @Test func readyAtMostOncePerFiveSecondsPerSession() {
         let scheduler = ManualScheduler()
-        let gate = EventGate(scheduler: scheduler) { _ in }
+        let gate = EventThrottle(scheduler: scheduler) { _ in }
         let ready = HostEvent(type: .ready, sessionId: "s1")
         #expect(gate.submit(ready) == .dispatch)
         scheduler.advance(byMs: 4_999)
@@ -21,7 +21,7 @@ import Testing
     @Test func permissionDebouncedLastOneWins() {
         let scheduler = ManualScheduler()
         let fired = Mutex<[HostEvent]>([])
-        let gate = EventGate(scheduler: scheduler) { event in fired.withLock { $0.append(event) } }
+        let gate = EventThrottle(scheduler: scheduler) { event in fired.withLock { $0.append(event) } }
         for (index, request) in ["r1", "r2", "r3"].enumerated() {
             if index > 0 { scheduler.advance(byMs: 200) }
             #expect(gate.submit(HostEvent(type: .permission, sessionId: "s1", requestId: request)) == .debounced)

@@ -2,7 +2,7 @@
 /// written with its send-log row, claimed for its window before each send, deleted once its
 /// window is dealt with, postponed by a retry, and taken over by the next relay when the process
 /// that held it has ended. Claim, delete and postpone touch only rows the caller still holds.
-extension GatewayTables {
+extension GatewayRules {
     /// Queues one admitted notification, inside the transaction that charged it.
     static func queue(_ queued: GatewayQueuedNotification, registrationId: String, hostFingerprint: String, holder: Int64,
                       dueAt: Int64, on connection: some GatewayConnection) throws {
@@ -56,4 +56,21 @@ extension GatewayTables {
             try connection.run(GatewayOutboxSQL.postpone, [.text(id), .integer(Int64(attempts)), .integer(dueAt), .integer(holder)])
         }
     }
+}
+
+/// Which relay process holds an outbox row's window in memory: a random key per opened gateway
+/// store, written into every row it queues.
+///
+/// On PostgreSQL each of the store's sessions takes `pg_advisory_lock_shared(key)` when it
+/// connects (and again on every reconnect) and keeps it for its life, so the key can be locked
+/// exclusively exactly when every session of that process has ended; a relay takes over the
+/// rows of such a holder. That can happen to a running relay whose sessions were all dropped,
+/// so claims, deletes and postpones name the holder and never touch rows taken over from it.
+/// A SQLite file serves one relay process at a time, so there any other holder is an earlier run.
+enum GatewayOutboxHolder {
+    /// Above the int4 range that the per-host locks' `hashtext` keys fall in, so the two never meet.
+    static func random() -> Int64 { Int64.random(in: (1 << 32) ... Int64.max) }
+
+    /// The session statement that marks `holder` as alive on PostgreSQL.
+    static func sessionLock(_ holder: Int64) -> String { "SELECT pg_advisory_lock_shared(\(holder))" }
 }

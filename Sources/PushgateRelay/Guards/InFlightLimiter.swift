@@ -3,8 +3,8 @@ import Synchronization
 /// Bounds concurrent provider requests: `limit` run, as many more wait, the rest are refused.
 ///
 /// - Important: a token refused here gets `{token, ok:false}` without being sent
-///   (docs/relay.md, in-flight gate).
-public final class InFlightGate: Sendable {
+///   (docs/relay.md, `MAX_IN_FLIGHT`).
+public final class InFlightLimiter: Sendable {
     private struct State {
         var running = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
@@ -68,7 +68,7 @@ public final class InFlightGate: Sendable {
     }
 }
 
-extension InFlightGate {
+extension InFlightLimiter {
     /// Requests waiting for a permit (tests and metrics).
     public var waitingCount: Int { state.withLock { $0.waiting.count } }
 

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// - Important: protocol/host-api.md §3 and §7 — `ready` at most once per 5 s per session; `question` and
 ///   `permission` debounced 500 ms per session and type, the last event of the window is sent.
-public final class EventGate: Sendable {
+public final class EventThrottle: Sendable {
     /// What to do with a submitted event.
     public enum Decision: Sendable, Equatable {
         /// Dispatch it now.
@@ -24,7 +24,7 @@ public final class EventGate: Sendable {
         var lastReady: [String: Int64] = [:]
         /// `lastReady` is swept when it reaches this size; after a sweep the mark doubles the
         /// survivors, so a sweep costs O(1) per event however many sessions are cooling down.
-        var sweepAt = EventGate.sweepFloor
+        var sweepAt = EventThrottle.sweepFloor
         var pending: [String: HostEvent] = [:]
     }
 

@@ -17,13 +17,13 @@ public protocol WebFallbackChannel: Sendable {
     func sendWebPush(_ notification: WebFallbackNotification) async
 }
 
-/// The Web Push suppression gate that runs after the native transports of one dispatch.
+/// Routes the web side of one dispatch, after its native transports: nowhere, the toast, or Web Push.
 ///
 /// - Important: protocol/hapi-push.md §10 — `nativeDelivered` (true when at least one native send of
 ///   this dispatch was sent) suppresses both the toast and Web Push; otherwise a toast that
 ///   reached a client stops there, else Web Push is sent. The flag is never cached across
 ///   events; with debug logging the branch taken is logged.
-enum WebFallbackGate {
+enum WebFallbackRouter {
     /// The branch taken.
     enum Branch: String, Equatable {
         case suppressed, toast, webPush

@@ -3,7 +3,7 @@
 ///
 /// - Important: the rules are docs/relay.md, "Bindings": 16 hosts per token, protected
 ///   bindings, new hosts per token per day, tokens per host, `maxTokens`.
-enum BindingTables {
+enum BindingRules {
     static func register(token: String, kind: BindingKind, serverId: String, nowMs: Int64, mayAddToken: Bool,
                          policy: BindingPolicy, on connection: some StoreConnection) throws -> RegisterOutcome {
         let key = key(token, kind, serverId)
