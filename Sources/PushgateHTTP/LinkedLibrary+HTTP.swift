@@ -1,6 +1,6 @@
-import CCurl
-import CMicroHTTPD
-import CNGHTTP2
+internal import CCurl
+internal import CMicroHTTPD
+internal import CNGHTTP2
 import PushgateCore
 
 extension LinkedLibrary {

@@ -1,5 +1,5 @@
-import CLibPQ
-import CSQLite
+internal import CLibPQ
+internal import CSQLite
 import PushgateCore
 
 extension LinkedLibrary {

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 @testable import PushgateStore
 import PushgateTesting

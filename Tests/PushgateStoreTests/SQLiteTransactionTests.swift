@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Testing
 @testable import PushgateStore
 

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import PushgateCore
 import Testing
 @testable import PushgateTesting

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// AES-256-GCM authenticated encryption (NIST SP 800-38D): 32-byte key, 12-byte nonce,
 /// 16-byte tag appended to the ciphertext.

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// Comparisons whose running time does not depend on where secret inputs differ.
 public enum ConstantTime {

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// A failed cryptographic operation: what was attempted and why (OpenSSL's message or ours).
 public struct CryptoError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// An `EVP_PKEY_CTX` set up once for ECDSA with one P-256 key over a SHA-256 digest, copied
 /// for each signature or verification instead of set up again: the setup fetches the key

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// Owns one OpenSSL `EVP_PKEY`, frees it in `deinit`, and lends it only inside closures.
 ///

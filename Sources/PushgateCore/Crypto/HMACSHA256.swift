@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// HMAC with SHA-256 (RFC 2104) through OpenSSL.
 public enum HMACSHA256 {

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// One OpenSSL key parameter (`OSSL_PARAM`) given as Swift values, e.g. the EC group name.
 struct KeyParameter {

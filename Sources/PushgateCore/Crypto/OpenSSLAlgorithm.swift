@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// An OpenSSL algorithm implementation (`EVP_MD`, `EVP_CIPHER`) fetched once and kept for the
 /// life of the process, so hot paths do not repeat the provider lookup.

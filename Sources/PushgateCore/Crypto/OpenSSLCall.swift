@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// Small helpers that turn OpenSSL return conventions into Swift errors at once and free
 /// short-lived OpenSSL objects when the closure that borrows them returns.

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// Building and reading P-256 `EVP_PKEY`s: the pieces shared by the public and private key types.
 enum P256Curve {

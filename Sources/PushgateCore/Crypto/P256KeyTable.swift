@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// One P-256 public key's fixed-base table: a copy of the P-256 group whose generator is the
 /// key's point, precomputed, so that verification is two fixed-base multiplications instead of

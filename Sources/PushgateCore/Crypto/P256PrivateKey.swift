@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// An ECDSA P-256 private key: generation, PKCS#8 PEM and JWK import/export, and signing.
 ///

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// An RSA private key for RS256 (RSASSA-PKCS1-v1_5 with SHA-256), e.g. a Google service
 /// account's `private_key`.

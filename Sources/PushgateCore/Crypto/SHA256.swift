@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// SHA-256 (FIPS 180-4) through OpenSSL.
 public enum SHA256 {

@@ -1,4 +1,4 @@
-import CSodium
+internal import CSodium
 
 /// An X25519 key pair for NaCl `crypto_box`: 32-byte public key and 32-byte raw secret scalar.
 public struct BoxKeyPair: Sendable {

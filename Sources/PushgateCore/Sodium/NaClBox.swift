@@ -1,4 +1,4 @@
-import CSodium
+internal import CSodium
 
 /// NaCl `crypto_box` (Curve25519-XSalsa20-Poly1305) through libsodium: output is the 16-byte
 /// Poly1305 tag followed by the encrypted bytes, with no nonce in front.

@@ -1,4 +1,4 @@
-import CSodium
+internal import CSodium
 
 /// libsodium's one-time set-up, and the sizes this code assumes checked against the library.
 enum Sodium {

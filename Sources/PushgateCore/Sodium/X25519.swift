@@ -1,4 +1,4 @@
-import CSodium
+internal import CSodium
 
 /// X25519 Diffie-Hellman (RFC 7748) through libsodium's `crypto_scalarmult`.
 public enum X25519 {

@@ -1,5 +1,5 @@
-import COpenSSL
-import CSodium
+internal import COpenSSL
+internal import CSodium
 
 /// A C library the process is linked with and the version it reports at run time, which is
 /// the one loaded, not the one its headers had at build time.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// One libcurl easy handle: one request (a POST or a GET) at a time, driven by a ``CurlTransferLoop``.
 ///

@@ -1,5 +1,5 @@
-import CCurl
-import CLinux
+internal import CCurl
+internal import CLinux
 import Foundation
 import Glibc
 

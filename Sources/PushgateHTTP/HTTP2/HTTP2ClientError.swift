@@ -1,4 +1,4 @@
-import CNGHTTP2
+internal import CNGHTTP2
 
 /// Why an HTTP/2 request got no response.
 public struct HTTP2ClientError: Error, Sendable, Equatable, CustomStringConvertible {

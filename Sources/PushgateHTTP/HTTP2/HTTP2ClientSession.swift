@@ -1,4 +1,4 @@
-import CNGHTTP2
+internal import CNGHTTP2
 
 /// The nghttp2 client session of one ``HTTP2Connection`` and its open streams, without the
 /// socket: the server's bytes go in through ``receive(_:)``, the bytes to send come out of

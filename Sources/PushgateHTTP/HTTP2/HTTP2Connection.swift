@@ -1,4 +1,4 @@
-import CLinux
+internal import CLinux
 import Glibc
 
 /// One HTTP/2 connection: a ``TLSConnection`` carrying the bytes of an ``HTTP2ClientSession``.

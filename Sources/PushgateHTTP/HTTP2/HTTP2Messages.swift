@@ -1,4 +1,4 @@
-import CNGHTTP2
+package import CNGHTTP2
 
 /// The scheme-host-port of an HTTPS server: one pool of HTTP/2 connections per origin.
 public struct HTTP2Origin: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CNGHTTP2
+internal import CNGHTTP2
 
 /// An nghttp2 session, client (or a test server's); freed with the object.
 package final class NGHTTP2Session {

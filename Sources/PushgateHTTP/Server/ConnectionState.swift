@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Synchronization
 
 /// The request currently on a connection, from its first header byte to its completion.

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// The C callbacks handed to libmicrohttpd. They capture nothing: the daemon context is the
 /// ``ServerCore`` and each connection's context its ``ConnectionState``.

@@ -1,6 +1,6 @@
-import CCurl
-import CLinux
-import CMicroHTTPD
+internal import CCurl
+internal import CLinux
+internal import CMicroHTTPD
 import Glibc
 import PushgateCore
 

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import PushgateCore
 import Synchronization
 #if canImport(Glibc)

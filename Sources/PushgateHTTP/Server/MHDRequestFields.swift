@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// A request's header fields and query items, read out of libmicrohttpd.
 enum MHDRequestFields {

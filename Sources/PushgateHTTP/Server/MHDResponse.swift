@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import PushgateCore
 
 /// A libmicrohttpd response made from an ``HTTPResponse``, queued on its connection at once.

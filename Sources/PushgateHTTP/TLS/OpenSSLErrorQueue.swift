@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// Reads OpenSSL's thread-local error queue into messages.
 package enum OpenSSLErrorQueue {

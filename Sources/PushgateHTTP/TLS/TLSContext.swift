@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// A configured OpenSSL `SSL_CTX`: client (system CAs plus an optional extra CA, peer verification
 /// always on) or server (certificate, key and an ALPN choice; made only by the test servers,

@@ -1,4 +1,4 @@
-import CLibPQ
+internal import CLibPQ
 import PushgateCore
 
 /// One libpq connection (`PGconn`): parameterised statements only, each prepared once and

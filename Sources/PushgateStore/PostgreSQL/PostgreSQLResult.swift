@@ -1,4 +1,4 @@
-import CLibPQ
+internal import CLibPQ
 
 /// One statement's result (`PGresult`), cleared when released. Values are text, as the
 /// connection asks for text results.

@@ -1,4 +1,4 @@
-import CLibPQ
+internal import CLibPQ
 import Foundation
 
 /// A validated `postgres://` (or `postgresql://`) connection URL whose printed forms never

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 import PushgateCore
 

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A failed SQLite call: result codes, SQLite's message, and what was being done.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// One prepared statement. Connections cache and reuse them; borrow one with
 /// ``SQLiteConnection/withStatement(_:_:)``, which resets it and clears its bindings afterwards.

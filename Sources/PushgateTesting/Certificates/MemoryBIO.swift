@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// Owns one OpenSSL memory `BIO`, used to collect PEM output or to feed PEM input.
 final class MemoryBIO {

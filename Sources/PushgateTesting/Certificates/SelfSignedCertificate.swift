@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import PushgateCore
 
 /// A self-signed P-256 certificate for loopback test servers, valid for `127.0.0.1` and `localhost`.

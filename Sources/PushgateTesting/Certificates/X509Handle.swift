@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import PushgateCore
 
 /// Owns one OpenSSL `X509` certificate: one under construction, or one read back from PEM.

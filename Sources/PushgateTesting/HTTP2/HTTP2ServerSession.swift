@@ -1,4 +1,4 @@
-import CNGHTTP2
+internal import CNGHTTP2
 import PushgateHTTP
 
 /// One nghttp2 server session driven by bytes: ``receive(_:)`` feeds it what the client sent,

@@ -1,4 +1,4 @@
-import CLinux
+internal import CLinux
 import PushgateHTTP
 
 /// One accepted connection of a fake server: TLS handshake, then HTTP/2 frames in and out, and

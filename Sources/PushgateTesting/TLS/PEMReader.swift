@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import PushgateHTTP
 
 /// Parses PEM text into OpenSSL objects; the caller frees what it receives.

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 import PushgateHTTP
 
 /// The server side of TLS, which only the fake providers and the tests serve with.
