@@ -93,7 +93,7 @@ EOF_TEXT
                           --android-fcm-token-uri "https://127.0.0.1:$SERVER_PORT/token" --android-fcm-ca-file "$WORK/fake-fcm.pem")
   start_server relay-send env PUSHGATE_LOG_LEVEL=warning "$BIN/pushgate-relay" --port 0 \
     --database-path "$WORK/send.sqlite" "${RELAY_LIMITS[@]}" "${apns_settings[@]}" "${android_settings[@]}"
-  "$TOOL" identity new --out "$WORK/host.jwk" >/dev/null
+  "$BIN/pushgate" identity new --out "$WORK/host.jwk" >/dev/null
   local run tokens android name requests concurrency
   for run in 1:0 100:0 100:50; do
     tokens=${run%:*} android=${run#*:}
@@ -116,7 +116,10 @@ EOF_TEXT
     --database-path "$database" "${RELAY_LIMITS[@]}"
   curl -sf "http://127.0.0.1:$SERVER_PORT/healthz" >/dev/null
   figure relay.rss_idle "$(status_kib "$SERVER_PID" VmRSS)" KiB
-  figure relay.rss_idle_connections "$(hold_idle_connections "$SERVER_PORT" "$SERVER_PID" "$IDLE_CONNECTIONS")" KiB
+  # Assigned first: set -e does not see a failure inside a command's argument.
+  local rss_connections
+  rss_connections=$(hold_idle_connections "$SERVER_PORT" "$SERVER_PID" "$IDLE_CONNECTIONS")
+  figure relay.rss_idle_connections "$rss_connections" KiB
   echo "bench relay: memory, registering $BINDINGS bindings" >&2
   head -n "$BINDINGS" "$bodies" >"$WORK/bindings.txt"
   "$TOOL" bench relay-post --relay "http://127.0.0.1:$SERVER_PORT" --path /v1/push/register-token \

@@ -35,7 +35,7 @@ public enum PerformanceDocument {
         suites: `BENCH_LIVE_ACTIVITY_TOKENS` (10 000), `BENCH_LIVE_ACTIVITY_TICKS` (50),
         `BENCH_HAPI_PUSH_REQUESTS` (20 000), `BENCH_POSTGRES_SECONDS` (5), `BENCH_GATEWAY_HOSTS` (400).
         A single suite also runs on its own, printing one JSON line per figure and a readable line on
-        standard error: `.build/release/pushgate bench core --seconds 3` (see docs/bench.md). Core and
+        standard error: `.build/release/pushgate-dev bench core --seconds 3` (see docs/bench.md). Core and
         hapi figures are per CPU-second of one thread and live-activity's are CPU times, so a loaded
         machine disturbs them less; the other suites run several processes against each other and give
         wall-clock rates with the CPU each process used. Each section records when, where, at what load

@@ -217,7 +217,7 @@ public final class HostService: Sendable {
         if let webFallback, owed == nil, event.type != .resolved {
             let notification = WebFallbackNotification(event: event, payload: payload, namespace: HapiDeviceRoutes.namespace)
             _ = await WebFallbackRouter.run(nativeDelivered: result.nativeDelivered, notification: notification,
-                                          channel: webFallback, logger: logger)
+                                            channel: webFallback, logger: logger)
         }
         return result
     }

@@ -143,5 +143,4 @@ enum BenchAPNsSuite {
         else { throw UsageError("--payload-bytes must leave room for the alert's fields") }
         return payload
     }
-
 }

@@ -1,5 +1,6 @@
+internal import CNGHTTP2
 import PushgateCore
-import PushgateHTTP
+@testable import PushgateHTTP
 import Testing
 import PushgateTestSupport
 
@@ -32,11 +33,27 @@ struct HTTP2RequestValidationTests {
         HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header("connection", "close")]),
         HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header("x-a", "line\nbreak")]),
         HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), method: "", path: "/"),
+        // Names that are not lower-case tokens take the slower check: still refused.
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header("Connection", "close")]),
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header("Transfer-Encoding", "chunked")]),
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header(":path", "/x")]),
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header("", "x")]),
+        HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/", headers: [HTTP2Header("x-a", "nul\u{0}byte")]),
     ])
     func invalid(request: HTTP2Request) async throws {
         let pool = try HTTP2ClientPool(logger: Logger(component: "test", minimumLevel: .error))
         await #expect { _ = try await pool.send(request) } throws: { ($0 as? HTTP2ClientError)?.kind == .invalidRequest }
         #expect(pool.statistics(for: request.origin).connections == 0)
         await pool.shutdown()
+    }
+
+    @Test("a name in upper case is sent in lower case, after the pseudo-headers")
+    func lowerCased() throws {
+        let request = HTTP2Request(origin: HTTP2Origin(host: "127.0.0.1", port: 1), path: "/3/device/a",
+                                   headers: [HTTP2Header("X-Upper", "Value"), HTTP2Header("apns-topic", "t")])
+        let names = try HeaderBlock(request: request).withNameValuePairs { pairs in
+            pairs.map { String(decoding: UnsafeBufferPointer(start: $0.name, count: $0.namelen), as: UTF8.self) }
+        }
+        #expect(names == [":method", ":scheme", ":authority", ":path", "x-upper", "apns-topic"])
     }
 }

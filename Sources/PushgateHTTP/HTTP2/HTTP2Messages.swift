@@ -127,7 +127,8 @@ package struct HeaderBlock: Sendable {
         guard !request.method.isEmpty, request.method.utf8.allSatisfy(Self.isTokenByte) else {
             throw HTTP2ClientError(.invalidRequest, detail: "invalid method")
         }
-        var capacity = 32 + request.method.utf8.count + request.origin.authority.utf8.count + request.path.utf8.count
+        // 34: the pseudo-header names and `https`.
+        var capacity = 34 + request.method.utf8.count + request.origin.authority.utf8.count + request.path.utf8.count
         for header in request.headers { capacity += header.name.utf8.count + header.value.utf8.count }
         bytes.reserveCapacity(capacity)
         layout.reserveCapacity(3 * (4 + request.headers.count))
