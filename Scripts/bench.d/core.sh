@@ -19,9 +19,7 @@ EOF_TEXT
   for ((round = 1; round <= ROUNDS; round++)); do
     at_round "$round"
     echo "bench core: round $round/$ROUNDS: $openssl_command" >&2
-    # The result line reads: `256 bits ecdsa (nistp256) 0.0000s 0.0000s SIGN/s VERIFY/s`.
-    speed=$($openssl_command 2>/dev/null | awk '/ecdsa \(nistp256\)/ { print $(NF-1), $NF }') && [ -n "$speed" ] \
-      || { echo "bench core: $openssl_command failed or printed no nistp256 line" >&2; exit 1; }
+    speed=$(openssl_p256_speed core "$openssl_command")
     figure openssl.sign "${speed% *}" signatures/s
     figure openssl.verify "${speed#* }" verifications/s
     echo "bench core: round $round/$ROUNDS: $pushgate_command" >&2

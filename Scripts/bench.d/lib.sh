@@ -188,3 +188,13 @@ register_figures() {
       printf "{\"name\":\"%s.store_cpu_per_request\",\"value\":%f,\"unit\":\"µs\"}\n", prefix, store_cpu / v["requests"] * 1e6
   }'
 }
+
+# `openssl_p256_speed SUITE COMMAND`: runs `openssl speed ecdsap256` as COMMAND and prints its
+# signatures and verifications per second, "SIGN VERIFY"; fails when it printed no such line.
+openssl_p256_speed() {
+  local speed
+  # The result line reads: `256 bits ecdsa (nistp256) 0.0000s 0.0000s SIGN/s VERIFY/s`.
+  speed=$($2 2>/dev/null | awk '/ecdsa \(nistp256\)/ { print $(NF-1), $NF }') && [ -n "$speed" ] \
+    || { echo "bench $1: $2 failed or printed no nistp256 line" >&2; return 1; }
+  echo "$speed"
+}

@@ -59,9 +59,8 @@ EOF_TEXT
   for ((round = 1; round <= FEW_ROUNDS; round++)); do
     at_round "$round"
     echo "bench relay: round $round/$FEW_ROUNDS: $speed_command" >&2
-    speed=$($speed_command 2>/dev/null | awk '/ecdsa \(nistp256\)/ { print $NF }') && [ -n "$speed" ] \
-      || { echo "bench relay: $speed_command failed or printed no nistp256 line" >&2; exit 1; }
-    figure openssl.verify "$speed" verifications/s
+    speed=$(openssl_p256_speed relay "$speed_command")
+    figure openssl.verify "${speed#* }" verifications/s
     echo "bench relay: round $round/$FEW_ROUNDS: $presign_command" >&2
     "$TOOL" bench relay-presign --count "$RELAY_BODIES" --out "$bodies"
     echo "bench relay: round $round/$FEW_ROUNDS: $presign_hosts_command" >&2

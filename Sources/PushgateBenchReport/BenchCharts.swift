@@ -125,16 +125,7 @@ public enum BenchCharts {
         }
         guard !rows.isEmpty else { return nil }
         return Chart(file: "latency.svg", script: header(title: "latency p50 and p99 (ms; median of the rounds, or the round shown)", size: "1100,650")
-            + datablock(rows) + """
-            set style data histograms
-            set style histogram clustered gap 1
-            set style fill solid 0.85 border -1
-            set boxwidth 0.9
-            set xtics rotate by 35 right font ",9"
-            set ylabel "ms"
-            set yrange [0:*]
-            set bmargin 15
-            set lmargin 28
+            + datablock(rows) + histograms(ylabel: "ms", leftMargin: 28) + """
             plot $data using 2:xtic(1) title "p50", '' using 3 title "p99"
 
             """)
@@ -153,23 +144,30 @@ public enum BenchCharts {
             (index == 0 ? "$data using 2:xtic(1)" : "'' using \(index + 2)") + " title \(quoted(column))"
         }
         return Chart(file: "faults.svg", script: header(title: "fault scenarios: pushes queued in the outbox, hub reposts, duplicates, lost", size: "1100,650")
-            + datablock(rows) + """
+            + datablock(rows) + histograms(ylabel: "pushes", leftMargin: 30) + """
             set datafile missing "NaN"
-            set style data histograms
-            set style histogram clustered gap 1
-            set style fill solid 0.85 border -1
-            set boxwidth 0.9
-            set xtics rotate by 35 right font ",9"
-            set ylabel "pushes"
-            set yrange [0:*]
-            set bmargin 15
-            set lmargin 30
             plot \(plots.joined(separator: ", "))
 
             """)
     }
 
     // MARK: gnuplot
+
+    /// Clustered bars, one cluster per row, their labels slanted below.
+    private static func histograms(ylabel: String, leftMargin: Int) -> String {
+        """
+        set style data histograms
+        set style histogram clustered gap 1
+        set style fill solid 0.85 border -1
+        set boxwidth 0.9
+        set xtics rotate by 35 right font ",9"
+        set ylabel "\(ylabel)"
+        set yrange [0:*]
+        set bmargin 15
+        set lmargin \(leftMargin)
+
+        """
+    }
 
     private static func header(title: String, size: String) -> String {
         """
