@@ -97,10 +97,11 @@ enum BenchSections {
                        goal: BenchGoals.goal("apns.client_process_cpu_per_push/h2load.cpu_per_push"))
         lines += [
             "",
-            "Against `h2load` (nghttp2's own client) on the same fake in the same rounds, right after the",
-            "client's 1 000-outstanding run: the same payload, one connection, 1 000 streams, a distinct",
-            "device token per request. CPU per push is each process's whole CPU time (user + system, as",
-            "`/usr/bin/time` counts it) over all its pushes, warm-up included; the ratios are per round.",
+            "Against `h2load` (nghttp2's own client) in the same rounds, beside the client's 1 000-outstanding",
+            "run, on a fake of its own (before the client in even rounds, after it in odd ones): the same",
+            "payload and headers, one connection, 1 000 streams, a distinct device token per request. CPU",
+            "per push is each process's whole CPU time (user + system, as `/usr/bin/time` counts it) over",
+            "all its pushes, warm-up included; the ratios are per round.",
             "",
         ] + rounds.lines
         return lines
