@@ -31,7 +31,7 @@ import PushgateTesting
         let (bad, good) = try await onOwnThread {
             let connection = try RawHTTPConnection(port: port)
             try connection.send(raw)
-            let bad = try connection.readResponse()
+            let bad = try connection.readResponse(ignoringExtraBytes: true)
             let next = try RawHTTPConnection(port: port)
             try next.sendRequest("GET", "/ping")
             return (bad, try next.readResponse())

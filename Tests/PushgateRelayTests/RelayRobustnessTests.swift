@@ -236,7 +236,7 @@ extension RelayRobustnessTests {
             let client = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 5)
             client.sendUnlessClosed(request)
             let bytes = client.readToEnd()
-            return Observation(response: (try? RawHTTPConnection.Response.parse(bytes[...]))?.response, byteCount: bytes.count)
+            return Observation(response: (try? RawHTTPConnection.Response.parse(bytes[...], complete: true))?.response, byteCount: bytes.count)
         }
     }
 

@@ -20,8 +20,10 @@ public final class RawHTTPConnection: Sendable {
 
         /// The response at the start of `bytes` and how many bytes it took, or `nil` while
         /// incomplete. With `headOnly` (the answer to `HEAD`) it has no body whatever its
-        /// `Content-Length`.
-        public static func parse(_ bytes: ArraySlice<UInt8>, headOnly: Bool = false) throws(SystemError) -> (response: Response, length: Int)? {
+        /// `Content-Length`. A body without `Content-Length` runs until the peer closes: with
+        /// `complete`, `bytes` are all it sent before it did.
+        public static func parse(_ bytes: ArraySlice<UInt8>, headOnly: Bool = false,
+                                 complete: Bool = false) throws(SystemError) -> (response: Response, length: Int)? {
             let separator = Array("\r\n\r\n".utf8)
             guard let headEnd = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else { return nil }
             let lines = String(decoding: bytes[bytes.startIndex..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
@@ -34,9 +36,17 @@ public final class RawHTTPConnection: Sendable {
                 guard let colon = line.firstIndex(of: ":") else { throw malformed(line) }
                 headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
             }
-            guard let declared = Int(headers["content-length"] ?? "0") else { throw malformed("content-length") }
-            let length = headOnly ? 0 : declared
             let bodyStart = headEnd + separator.count
+            let length: Int
+            if headOnly || (100..<200).contains(status) || status == 204 || status == 304 {
+                length = 0
+            } else if let declared = headers["content-length"] {
+                guard let declared = Int(declared) else { throw malformed("content-length") }
+                length = declared
+            } else {
+                guard complete else { return nil }
+                length = bytes.endIndex - bodyStart
+            }
             guard bytes.endIndex - bodyStart >= length else { return nil }
             let response = Response(status: status, headers: headers, body: Array(bytes[bodyStart..<bodyStart + length]))
             return (response, bodyStart + length - bytes.startIndex)
@@ -139,14 +149,17 @@ public final class RawHTTPConnection: Sendable {
     /// Closes the sending side: the peer reads end-of-file, the connection stays readable.
     public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
-    /// Reads exactly one response: head and `Content-Length` body, or only the head with
-    /// `headOnly` (the answer to `HEAD`). Bytes that came with it beyond its end are an error.
-    public func readResponse(headOnly: Bool = false) throws(SystemError) -> Response {
+    /// Reads exactly one response: head and body (by `Content-Length`, else up to the close), or
+    /// only the head with `headOnly` (the answer to `HEAD`). Bytes that came with it beyond its
+    /// end are an error, or dropped with `ignoringExtraBytes` (for libmicrohttpd's own 400 to a
+    /// malformed `Content-Length`, which repeats its head inside its body).
+    public func readResponse(headOnly: Bool = false, ignoringExtraBytes: Bool = false) throws(SystemError) -> Response {
         var received: [UInt8] = []
         while true {
             if let (response, length) = try Response.parse(received[...], headOnly: headOnly) {
-                guard length == received.count else {
-                    throw SystemError(operation: "read \(received.count - length) unexpected bytes after the response", errno: EPROTO)
+                guard length == received.count || ignoringExtraBytes else {
+                    let rest = String(decoding: received[length...].prefix(80), as: UTF8.self)
+                    throw SystemError(operation: "read \(received.count - length) unexpected bytes after the response: \(rest.debugDescription)", errno: EPROTO)
                 }
                 return response
             }
@@ -155,6 +168,7 @@ public final class RawHTTPConnection: Sendable {
                 throw SystemError(operation: "recv after \(received.count) bytes, before a whole response", errno: error.errno)
             }
             guard !bytes.isEmpty else {
+                if let (response, _) = try Response.parse(received[...], headOnly: headOnly, complete: true) { return response }
                 throw SystemError(operation: "closed by the peer after \(received.count) bytes, before a whole response", errno: ECONNRESET)
             }
             received += bytes
