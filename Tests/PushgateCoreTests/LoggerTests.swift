@@ -1,4 +1,4 @@
-import PushgateCore
+@testable import PushgateCore
 import Synchronization
 import Testing
 

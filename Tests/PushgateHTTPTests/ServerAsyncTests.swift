@@ -20,22 +20,22 @@ import Testing
         let server = try Self.server(gate: gate, mode: mode)
         let port = server.port
         let slow = try await onOwnThread {
-            try ["a", "b"].map { try TestConnection.sending("GET", "/slow/\($0)", port: port) }
+            try ["a", "b"].map { try RawHTTPConnection.sending("GET", "/slow/\($0)", port: port) }
         }
         await gate.waitForArrivals(2)
         // Counted before the fast request: a shared loop may report that one complete only just
         // after its answer was read.
         #expect(server.inFlightCount == 2)
         let (fast, slowPending) = try await onOwnThread {
-            let connection = try TestConnection(port: port)
-            try connection.request("GET", "/fast")
+            let connection = try RawHTTPConnection(port: port)
+            try connection.sendRequest("GET", "/fast")
             let fast = try connection.readResponse()
-            return (fast, slow.map { $0.hasPendingData() })
+            return (fast, slow.map { $0.waitReadable(milliseconds: 0) })
         }
-        #expect(fast.text == "fast")
+        #expect(fast.bodyText == "fast")
         #expect(slowPending == [false, false], "slow handlers must not have answered yet")
         await gate.open()
-        let answers = try await onOwnThread { try slow.map { try $0.readResponse().text } }
+        let answers = try await onOwnThread { try slow.map { try $0.readResponse().bodyText } }
         #expect(answers == ["slow a", "slow b"])
     }
 
@@ -44,15 +44,15 @@ import Testing
         let gate = Gate()
         let server = try Self.server(gate: gate, mode: mode)
         let port = server.port
-        let connection = try await onOwnThread { try TestConnection.sending("GET", "/slow/x", port: port) }
+        let connection = try await onOwnThread { try RawHTTPConnection.sending("GET", "/slow/x", port: port) }
         await gate.waitForArrivals(1)
         await gate.open()
         let (first, second) = try await onOwnThread {
             let first = try connection.readResponse()
-            try connection.request("GET", "/slow/y")
+            try connection.sendRequest("GET", "/slow/y")
             return (first, try connection.readResponse())
         }
-        #expect(first.text == "slow x")
-        #expect(second.text == "slow y")
+        #expect(first.bodyText == "slow x")
+        #expect(second.bodyText == "slow y")
     }
 }

@@ -23,12 +23,12 @@ import Testing
         let server = try Self.server(handled: handled)
         let port = server.port
         let (response, closed) = try await onOwnThread {
-            let connection = try TestConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ncontent-length: \(Self.cap + 1)\r\n\r\n")
-            return (try connection.readResponse(), connection.waitForClose())
+            return (try connection.readResponse(), connection.closesSilently())
         }
         #expect(response.status == 413)
-        #expect(response.text == #"{"error":"payload_too_large"}"#)
+        #expect(response.bodyText == #"{"error":"payload_too_large"}"#)
         #expect(closed)
         #expect(handled.items.isEmpty)
     }
@@ -38,13 +38,13 @@ import Testing
         let server = try Self.server(handled: handled)
         let port = server.port
         let response = try await onOwnThread {
-            let connection = try TestConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
             try connection.send(chunked(filler(Self.cap + 1), chunkSize: 4000))
             return try connection.readResponse()
         }
         #expect(response.status == 413)
-        #expect(response.text == #"{"error":"payload_too_large"}"#)
+        #expect(response.bodyText == #"{"error":"payload_too_large"}"#)
         #expect(handled.items.isEmpty)
     }
 
@@ -52,24 +52,24 @@ import Testing
         let server = try Self.server()
         let port = server.port
         let (declared, streamed) = try await onOwnThread {
-            let connection = try TestConnection(port: port)
-            try connection.request("POST", "/echo", body: filler(Self.cap))
+            let connection = try RawHTTPConnection(port: port)
+            try connection.sendRequest("POST", "/echo", body: filler(Self.cap))
             let declared = try connection.readResponse()
             try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
             try connection.send(chunked(filler(Self.cap), chunkSize: 1000))
             return (declared, try connection.readResponse())
         }
         #expect(declared.status == 200)
-        #expect(declared.text == "16384 true")
+        #expect(declared.bodyText == "16384 true")
         #expect(streamed.status == 200)
-        #expect(streamed.text == "16384 true")
+        #expect(streamed.bodyText == "16384 true")
     }
 
     @Test func endlessChunkedBodyIsCutOffNotRead() async throws {
         let server = try Self.server()
         let port = server.port
         let sentBeforeCut = try await onOwnThread { () -> Int in
-            let connection = try TestConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             try connection.send("POST /echo HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
             let chunk = chunked(filler(8 * 1024), chunkSize: 8 * 1024).dropLast(5)  // no last-chunk
             var sent = 0
@@ -93,26 +93,26 @@ import Testing
         let server = try HTTPServer(configuration: configuration, router: router)
         let port = server.port
         let (big, small, declared, streamed) = try await onOwnThread {
-            let connection = try TestConnection(port: port)
-            try connection.request("POST", "/big", body: filler(64 * 1024))
+            let connection = try RawHTTPConnection(port: port)
+            try connection.sendRequest("POST", "/big", body: filler(64 * 1024))
             let big = try connection.readResponse()
-            try connection.request("POST", "/echo", body: filler(Self.cap + 1))
+            try connection.sendRequest("POST", "/echo", body: filler(Self.cap + 1))
             let small = try connection.readResponse()
-            let second = try TestConnection(port: port)
+            let second = try RawHTTPConnection(port: port)
             try second.send("POST /big HTTP/1.1\r\nhost: x\r\ncontent-length: \(64 * 1024 + 1)\r\n\r\n")
             let declared = try second.readResponse()
-            let third = try TestConnection(port: port)
+            let third = try RawHTTPConnection(port: port)
             try third.send("POST /big HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
             try third.send(chunked(filler(64 * 1024 + 1), chunkSize: 4000))
             return (big, small, declared, try third.readResponse())
         }
         #expect(big.status == 200)
-        #expect(big.text == "65536")
+        #expect(big.bodyText == "65536")
         #expect(small.status == 413)
-        #expect(small.text == #"{"error":"payload_too_large"}"#)
+        #expect(small.bodyText == #"{"error":"payload_too_large"}"#)
         #expect(declared.status == 413)
-        #expect(declared.text == #"{"ok":false,"code":"too_large"}"#)
+        #expect(declared.bodyText == #"{"ok":false,"code":"too_large"}"#)
         #expect(streamed.status == 413)
-        #expect(streamed.text == #"{"ok":false,"code":"too_large"}"#)
+        #expect(streamed.bodyText == #"{"ok":false,"code":"too_large"}"#)
     }
 }

@@ -29,15 +29,15 @@ import PushgateTesting
         let server = try HTTPServer(router: Self.router())
         let port = server.port
         let (bad, good) = try await onOwnThread {
-            let connection = try TestConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             try connection.send(raw)
-            let bad = try connection.readResponse()
-            let next = try TestConnection(port: port)
-            try next.request("GET", "/ping")
+            let bad = try connection.readResponse(ignoringExtraBytes: true)
+            let next = try RawHTTPConnection(port: port)
+            try next.sendRequest("GET", "/ping")
             return (bad, try next.readResponse())
         }
         #expect(bad.status == 400)
-        #expect(good.text == "pong")
+        #expect(good.bodyText == "pong")
     }
 
     @Test(arguments: [
@@ -50,10 +50,10 @@ import PushgateTesting
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
         let (closed, bytesSent) = try await onOwnThread { () -> (Bool, Int) in
-            let connection = try TestConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             try connection.send(sentAtOnce)
             for (sent, byte) in trickled.utf8.enumerated() {
-                if connection.waitReadable(milliseconds: 200) { return (connection.waitForClose(), sent) }
+                if connection.waitReadable(milliseconds: 200) { return (connection.closesSilently(), sent) }
                 try? connection.send([byte])
             }
             return (false, trickled.utf8.count)
@@ -68,9 +68,9 @@ import PushgateTesting
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
         let closed = try await onOwnThread {
-            let connection = try TestConnection(port: port, timeout: 5)
+            let connection = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 5)
             try connection.send("GET /pi")
-            return connection.waitForClose()
+            return connection.closesSilently()
         }
         #expect(closed)
     }
@@ -80,21 +80,21 @@ import PushgateTesting
         let port = server.port
         let (third, first, second) = try await onOwnThread {
             let kept = try (0..<2).map { _ in
-                let connection = try TestConnection(port: port)
-                try connection.request("GET", "/ping")
+                let connection = try RawHTTPConnection(port: port)
+                try connection.sendRequest("GET", "/ping")
                 _ = try connection.readResponse()
                 return connection
             }
-            let excess = try TestConnection(port: port)
-            let refused = excess.waitForClose()
-            try kept[0].request("GET", "/ping")
+            let excess = try RawHTTPConnection(port: port)
+            let refused = excess.closesSilently()
+            try kept[0].sendRequest("GET", "/ping")
             let first = try kept[0].readResponse()
-            try kept[1].request("GET", "/ping")
+            try kept[1].sendRequest("GET", "/ping")
             return (refused, first, try kept[1].readResponse())
         }
         #expect(third)
-        #expect(first.text == "pong")
-        #expect(second.text == "pong")
+        #expect(first.bodyText == "pong")
+        #expect(second.bodyText == "pong")
     }
 
     @Test(arguments: ServerMode.allCases)
@@ -110,9 +110,9 @@ import PushgateTesting
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
         let answered = try await onOwnThread { () -> Int in
-            let connections = try (0..<count).map { _ in try TestConnection(port: port) }
-            for connection in connections { try connection.request("GET", "/ping") }
-            return try connections.filter { try $0.readResponse().text == "pong" }.count
+            let connections = try (0..<count).map { _ in try RawHTTPConnection(port: port) }
+            for connection in connections { try connection.sendRequest("GET", "/ping") }
+            return try connections.filter { try $0.readResponse().bodyText == "pong" }.count
         }
         #expect(answered == count)
     }

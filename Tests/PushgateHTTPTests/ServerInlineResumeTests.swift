@@ -49,10 +49,10 @@ import Testing
         let server = try HTTPServer(configuration: configuration, router: router)
         let port = server.port
         let answers = try await onOwnThread {
-            let connection = try TestConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             return try ["/inline", "/pooled", "/inline-by-loop", "/inline"].map { path in
-                try connection.request("GET", path)
-                return try connection.readResponse().text
+                try connection.sendRequest("GET", path)
+                return try connection.readResponse().bodyText
             }
         }
         #expect(answers == ["loop", "elsewhere", "loop", "loop"])

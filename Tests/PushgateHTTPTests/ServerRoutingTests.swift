@@ -31,16 +31,16 @@ import PushgateTesting
         #expect(server.port != 0)
         let port = server.port
         let (view, unknown, wrongMethod) = try await onOwnThread {
-            let connection = try TestConnection(port: port)
-            try connection.request("GET", "/api/sessions/s%201/view")
+            let connection = try RawHTTPConnection(port: port)
+            try connection.sendRequest("GET", "/api/sessions/s%201/view")
             let view = try connection.readResponse()
-            try connection.request("GET", "/nope")
+            try connection.sendRequest("GET", "/nope")
             let unknown = try connection.readResponse()
-            try connection.request("DELETE", "/healthz")
+            try connection.sendRequest("DELETE", "/healthz")
             return (view, unknown, try connection.readResponse())
         }
         #expect(view.status == 200)
-        #expect(view.text == "view s 1")
+        #expect(view.bodyText == "view s 1")
         #expect(unknown.status == 404)
         #expect(unknown.body.isEmpty)
         #expect(unknown.headers["content-length"] == "0")
@@ -53,30 +53,30 @@ import PushgateTesting
         let server = try HTTPServer(router: Self.router())
         let port = server.port
         let response = try await onOwnThread {
-            let connection = try TestConnection(port: port)
-            try connection.request("POST", "/echo?a=1%202&flag", headers: ["x-custom: yes"], body: Array("hello".utf8))
+            let connection = try RawHTTPConnection(port: port)
+            try connection.sendRequest("POST", "/echo?a=1%202&flag", body: Array("hello".utf8), headers: ["x-custom: yes"])
             return try connection.readResponse()
         }
         #expect(response.status == 201)
-        #expect(response.text == "POST|/echo|/echo|127.0.0.1|yes|1 2||hello")
+        #expect(response.bodyText == "POST|/echo|/echo|127.0.0.1|yes|1 2||hello")
     }
 
     @Test func headAnswersLikeGetWithoutABodyAndKeepsTheConnection() async throws {
         let server = try HTTPServer(router: Self.router())
         let port = server.port
         let (head, get) = try await onOwnThread {
-            let connection = try TestConnection(port: port)
-            try connection.request("HEAD", "/healthz")
-            let head = try connection.readResponse(toHead: true)
+            let connection = try RawHTTPConnection(port: port)
+            try connection.sendRequest("HEAD", "/healthz")
+            let head = try connection.readResponse(headOnly: true)
             // Any body bytes after the HEAD response would corrupt this second response.
-            try connection.request("GET", "/healthz")
+            try connection.sendRequest("GET", "/healthz")
             return (head, try connection.readResponse())
         }
         #expect(head.status == 200)
         #expect(head.headers["content-length"] == "15")
         #expect(head.body.isEmpty)
         #expect(get.status == 200)
-        #expect(get.text == #"{"status":"ok"}"#)
+        #expect(get.bodyText == #"{"status":"ok"}"#)
     }
 
     @Test func defaultHeadersGoOnEveryApplicationResponse() async throws {
@@ -86,14 +86,14 @@ import PushgateTesting
         let server = try HTTPServer(configuration: configuration, router: Self.router())
         let port = server.port
         let responses = try await onOwnThread {
-            let connection = try TestConnection(port: port)
-            try connection.request("GET", "/healthz")
+            let connection = try RawHTTPConnection(port: port)
+            try connection.sendRequest("GET", "/healthz")
             let ok = try connection.readResponse()
-            try connection.request("GET", "/api/sessions/1/view")
+            try connection.sendRequest("GET", "/api/sessions/1/view")
             let text = try connection.readResponse()
-            try connection.request("GET", "/missing")
+            try connection.sendRequest("GET", "/missing")
             let missing = try connection.readResponse()
-            try connection.request("POST", "/echo", body: filler(9))
+            try connection.sendRequest("POST", "/echo", body: filler(9))
             return [ok, text, missing, try connection.readResponse()]
         }
         #expect(responses.map(\.status) == [200, 200, 404, 413])
@@ -103,7 +103,7 @@ import PushgateTesting
         }
         #expect(responses[0].headers["content-type"] == "application/json")
         #expect(responses[1].headers["content-type"] == "text/plain", "a response's own header wins over the default")
-        #expect(responses[3].text == #"{"error":"payload_too_large"}"#)
+        #expect(responses[3].bodyText == #"{"error":"payload_too_large"}"#)
     }
 
     @Test(arguments: ServerMode.allCases)
@@ -111,9 +111,9 @@ import PushgateTesting
         let server = try HTTPServer(configuration: mode.applied(), router: Self.router())
         let port = server.port
         let statuses = try await onOwnThread {
-            let connection = try TestConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             return try (0..<50).map { _ in
-                try connection.request("GET", "/healthz")
+                try connection.sendRequest("GET", "/healthz")
                 return try connection.readResponse().status
             }
         }
@@ -134,17 +134,17 @@ import PushgateTesting
         })
         let port = server.port
         let (limited, closed, allowed) = try await onOwnThread {
-            let connection = try TestConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             // The declared body is never sent: the answer must come without it.
             try connection.send("POST /limited HTTP/1.1\r\nhost: x\r\nx-over-limit: 1\r\ncontent-length: 100\r\n\r\n")
             let limited = try connection.readResponse()
-            let closed = connection.waitForClose()
-            let second = try TestConnection(port: port)
-            try second.request("POST", "/limited", body: Array("ok".utf8))
+            let closed = connection.closesSilently()
+            let second = try RawHTTPConnection(port: port)
+            try second.sendRequest("POST", "/limited", body: Array("ok".utf8))
             return (limited, closed, try second.readResponse())
         }
         #expect(limited.status == 429)
-        #expect(limited.text == #"{"error":"rate_limited"}"#)
+        #expect(limited.bodyText == #"{"error":"rate_limited"}"#)
         #expect(closed, "an unread body means the connection cannot be reused")
         #expect(allowed.status == 200)
         #expect(handled.items == ["ok"])
@@ -158,10 +158,10 @@ import PushgateTesting
         })
         let port = server.port
         try await onOwnThread {
-            let connection = try TestConnection(port: port)
-            try connection.request("GET", "/api/sessions/9/view")
+            let connection = try RawHTTPConnection(port: port)
+            try connection.sendRequest("GET", "/api/sessions/9/view")
             _ = try connection.readResponse()
-            try connection.request("GET", "/unknown")
+            try connection.sendRequest("GET", "/unknown")
             _ = try connection.readResponse()
         }
         #expect(observed.items == ["/api/sessions/:id/view 200", "none 404"])
@@ -171,11 +171,11 @@ import PushgateTesting
         let server = try HTTPServer(configuration: HTTPServerConfiguration(host: "::1"), router: Self.router())
         let port = server.port
         let response = try await onOwnThread {
-            let connection = try TestConnection(host: "::1", port: port)
-            try connection.request("POST", "/echo", body: [])
+            let connection = try RawHTTPConnection(host: "::1", port: port)
+            try connection.sendRequest("POST", "/echo", body: [])
             return try connection.readResponse()
         }
-        #expect(response.text == "POST|/echo|/echo|::1|-|-|-|")
+        #expect(response.bodyText == "POST|/echo|/echo|::1|-|-|-|")
     }
 
     @Test func refusesHostNamesBadSettingsAndBusyPorts() throws {

@@ -1,4 +1,4 @@
-import PushgateCore
+@testable import PushgateCore
 import PushgateHTTP
 import Testing
 #if canImport(Glibc)
@@ -22,22 +22,22 @@ import PushgateTesting
         let gate = Gate()
         let server = try Self.server(gate: gate, mode: mode)
         let port = server.port
-        let connection = try await onOwnThread { try TestConnection.sending("GET", "/slow", port: port) }
+        let connection = try await onOwnThread { try RawHTTPConnection.sending("GET", "/slow", port: port) }
         await gate.waitForArrivals(1)
         server.stopAccepting()
         let refused = try await onOwnThread { () -> Int32? in
-            do {
-                _ = try TestConnection(port: port)
+            do throws(SystemError) {
+                _ = try RawHTTPConnection(port: port)
                 return nil
-            } catch let error as SocketError {
-                return error.code
+            } catch {
+                return error.errno
             }
         }
         #expect(refused == ECONNREFUSED)
         #expect(await server.waitForInFlight(timeout: .milliseconds(50)) == false)
         await gate.open()
-        let (response, closed) = try await onOwnThread { (try connection.readResponse(), connection.waitForClose()) }
-        #expect(response.text == "done")
+        let (response, closed) = try await onOwnThread { (try connection.readResponse(), connection.closesSilently()) }
+        #expect(response.bodyText == "done")
         #expect(response.headers["connection"]?.lowercased() == "close")
         #expect(closed)
         #expect(await server.waitForInFlight(timeout: .seconds(10)))
@@ -51,12 +51,12 @@ import PushgateTesting
         let sink = Logger.MemorySink()
         let server = try Self.server(gate: gate, mode: mode, logger: Logger(component: "test", sink: sink))
         let port = server.port
-        let connection = try await onOwnThread { try TestConnection.sending("GET", "/slow", port: port) }
+        let connection = try await onOwnThread { try RawHTTPConnection.sending("GET", "/slow", port: port) }
         await gate.waitForArrivals(1)
         server.stopAccepting()
         #expect(await server.waitForInFlight(timeout: .milliseconds(50)) == false)
         server.stop()
-        #expect(try await onOwnThread { connection.waitForClose() })
+        #expect(try await onOwnThread { connection.closesSilently() })
         #expect(sink.lines.contains { $0.contains("handlers=1") })
         await gate.open()
     }

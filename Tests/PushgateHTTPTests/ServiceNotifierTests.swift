@@ -1,5 +1,5 @@
 import Foundation
-import PushgateCore
+@testable import PushgateCore
 import PushgateHTTP
 import PushgateTestSupport
 import PushgateTesting

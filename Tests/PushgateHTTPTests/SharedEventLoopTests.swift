@@ -33,10 +33,10 @@ import Testing
         let server = try HTTPServer(configuration: configuration, router: router)
         let port = server.port
         let answers = try await onOwnThread {
-            let connection = try TestConnection(port: port)
+            let connection = try RawHTTPConnection(port: port)
             return try ["a", "b", "c"].map { word in
                 try connection.send("POST /relay HTTP/1.1\r\nhost: x\r\ncontent-length: 1\r\n\r\n\(word)")
-                return try connection.readResponse().text
+                return try connection.readResponse().bodyText
             }
         }
         #expect(answers == ["A true true", "B true true", "C true true"])

@@ -1,5 +1,5 @@
 import Foundation
-import PushgateCore
+@testable import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing

@@ -1,4 +1,4 @@
-import PushgateCore
+@testable import PushgateCore
 @testable import PushgateHost
 import PushgateTesting
 import Testing

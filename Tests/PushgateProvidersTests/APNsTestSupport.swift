@@ -1,5 +1,5 @@
 import Foundation
-import PushgateCore
+@testable import PushgateCore
 import PushgateHTTP
 import PushgateProviders
 import PushgateTesting

@@ -212,8 +212,8 @@ struct AndroidChain {
         func post(_ path: String, _ body: [UInt8]) async throws -> (status: Int, json: String) {
             let port = port
             return try await onOwnThread {
-                let client = try RawHTTPClient(port: port)
-                client.write(RawHTTPClient.request("POST", path, body: body, headers: ["content-type: application/json"]))
+                let client = try RawHTTPConnection(port: port)
+                client.sendUnlessClosed(RawHTTPConnection.request("POST", path, body: body, headers: ["content-type: application/json"]))
                 let response = try client.readResponse()
                 return (response.status, response.bodyText)
             }

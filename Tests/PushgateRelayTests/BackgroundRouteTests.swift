@@ -120,7 +120,7 @@ import Testing
         let harness = try await RelayHarness()
         #expect(try await harness.request("GET", "/v1/push/background").status == 405)
         let port = harness.relay.port
-        let declared = try await onOwnThread { try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push/background", length: 16 * 1024 + 1) }
+        let declared = try await onOwnThread { try RawHTTPConnection.postHeadOnly(port: port, path: "/v1/push/background", length: 16 * 1024 + 1) }
         #expect(declared.status == 413 && declared.bodyText == #"{"error":"payload_too_large"}"#)
         await harness.stop()
     }

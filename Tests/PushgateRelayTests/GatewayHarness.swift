@@ -1,5 +1,6 @@
 import Foundation
 @testable import PushgateCore
+import PushgateHTTP
 @testable import PushgateRelay
 import PushgateStore
 import PushgateTesting
@@ -97,7 +98,7 @@ final class GatewayHarness: Sendable {
     /// One answer: status, body, and the body as JSON when it is JSON.
     struct Reply: Sendable {
         var status: Int
-        var headers: [String: String]
+        var headers: HTTPHeaders
         var body: [UInt8]
         var json: JSONValue? { try? JSONValue.parse(body) }
         var text: String { String(decoding: body, as: UTF8.self) }
@@ -110,8 +111,8 @@ final class GatewayHarness: Sendable {
               from source: String? = nil) async throws -> Reply {
         let port = port
         return try await onOwnThread {
-            let client = try RawHTTPClient(port: port, source: source)
-            client.write(RawHTTPClient.request(method, path, body: body, headers: headers))
+            let client = try RawHTTPConnection(port: port, source: source)
+            client.sendUnlessClosed(RawHTTPConnection.request(method, path, body: body, headers: headers))
             let response = try client.readResponse()
             return Reply(status: response.status, headers: response.headers, body: response.body)
         }
@@ -120,7 +121,7 @@ final class GatewayHarness: Sendable {
     /// The relay's `/metrics` text, from its metrics listener.
     func metrics() async throws -> String {
         let port = try #require(relay.metricsPort)
-        return try await onOwnThread { try RawHTTPClient.scrapeMetrics(port: port) }
+        return try await onOwnThread { try RawHTTPConnection.scrapeMetrics(port: port) }
     }
 
     /// A JSON request, with the session's bearer when given.

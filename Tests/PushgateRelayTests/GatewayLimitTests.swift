@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PushgateCore
+@testable import PushgateCore
 @testable import PushgateRelay
 import PushgateTesting
 import PushgateTestSupport
@@ -167,7 +167,7 @@ import PushgateTestSupport
         #expect(try await harness.call("GET", "/ready").text == #"{"ok":true}"#)
         let port = harness.port
         let head = try await onOwnThread {
-            try ChunkedUpload.exchange(port: port, request: RawHTTPClient.request("HEAD", "/health", headers: ["Connection: close"]))
+            try ChunkedUpload.exchange(port: port, request: RawHTTPConnection.request("HEAD", "/health", headers: ["Connection: close"]))
         }
         #expect(head.hasPrefix("HTTP/1.1 200") && !head.contains("pushProtocol"), "HEAD answers without a body")
         _ = try await harness.challenge(try harness.newHost())

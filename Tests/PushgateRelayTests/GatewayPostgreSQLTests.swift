@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PushgateCore
+@testable import PushgateCore
 import PushgateStore
 import PushgateTesting
 import PushgateTestSupport

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import PushgateCore
+@testable import PushgateCore
 import PushgateProviders
 import PushgateRelay
 import PushgateTesting
@@ -47,8 +47,8 @@ import PushgateTestSupport
         #expect(try await harness.push(padded).status == 200)
         let port = harness.relay.relay.port
         let (over, signed) = try await onOwnThread {
-            (try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push", length: 64 * 1024 + 1),
-             try RawHTTPClient.postHeadOnly(port: port, path: "/v1/push/register-token", length: 16 * 1024 + 1))
+            (try RawHTTPConnection.postHeadOnly(port: port, path: "/v1/push", length: 64 * 1024 + 1),
+             try RawHTTPConnection.postHeadOnly(port: port, path: "/v1/push/register-token", length: 16 * 1024 + 1))
         }
         #expect(over.status == 413)
         #expect(Self.refusal("too_large")((try? JSONValue.parse(over.body)) ?? .null))

@@ -15,7 +15,7 @@ import PushgateTestSupport
 
     /// What a hub's `fetch` writes: JSON body, its length, keep-alive, no authentication.
     static func hubRequest(_ json: String) -> [UInt8] {
-        RawHTTPClient.request("POST", "/v1/push", body: Array(json.utf8),
+        RawHTTPConnection.request("POST", "/v1/push", body: Array(json.utf8),
                               headers: ["Content-Type: application/json", "Accept: */*", "Connection: keep-alive", "User-Agent: node"])
     }
 
@@ -32,9 +32,9 @@ import PushgateTestSupport
             #"{"platform":"ios","token":"\#(dead)","envelope":"\#(Self.readyEnvelope)","priority":10}"#,
         ]
         let responses = try await onOwnThread {
-            let client = try RawHTTPClient(port: port)
+            let client = try RawHTTPConnection(port: port)
             return try bodies.map { body in
-                client.write(Self.hubRequest(body))
+                client.sendUnlessClosed(Self.hubRequest(body))
                 return try client.readResponse()
             }
         }

@@ -57,7 +57,7 @@ import PushgateTestSupport
         var json: [(name: String, request: [UInt8], outcome: ExpectedAnswer)] = []
         for path in ["/v1/push/register-token", "/v1/push/send", "/v1/push/live-activity"] {
             json += invalidBodies.map { body in
-                ("\(body.name) to \(path)", RawHTTPClient.request("POST", path, body: body.body, headers: ["Connection: close"]),
+                ("\(body.name) to \(path)", RawHTTPConnection.request("POST", path, body: body.body, headers: ["Connection: close"]),
                  .error(400, "invalid_request"))
             }
         }
@@ -69,7 +69,7 @@ import PushgateTestSupport
         // Bodies cut short by a client that then disconnects: nothing to answer, nothing may break.
         try await onOwnThread {
             for request in [post + "Content-Length: 100\r\n\r\n{\"tok", post + "Transfer-Encoding: chunked\r\n\r\n10\r\n{\"tok"] {
-                try RawHTTPClient(port: port).write(Array(request.utf8))
+                try RawHTTPConnection(port: port).sendUnlessClosed(Array(request.utf8))
             }
         }
         // RFC 9112 §5.1: white space before the colon is refused, never read as another field.
@@ -123,7 +123,7 @@ import PushgateTestSupport
         try Self.raiseOpenFileLimit(atLeast: 4_096)  // a client and a server descriptor per connection
         let harness = try await RelayHarness(settings: Self.generousLimits)
         let port = harness.relay.port
-        let clients = try await onOwnThread { try (0..<1_000).map { _ in try RawHTTPClient(port: port) } }
+        let clients = try await onOwnThread { try (0..<1_000).map { _ in try RawHTTPConnection(port: port) } }
         let firstRound = try await onOwnThread { Self.healthzOnEach(clients) }
         Self.expectAllAnswered(firstRound, "1 000 new connections")
         try await Self.expectServing(harness, "with 1 000 connections held open")
@@ -184,10 +184,10 @@ import PushgateTestSupport
     }
 
     /// Sends `GET /healthz` on every connection, then reads every answer; the failures.
-    static func healthzOnEach(_ clients: [RawHTTPClient]) -> [String] {
-        let request = RawHTTPClient.request("GET", "/healthz")
+    static func healthzOnEach(_ clients: [RawHTTPConnection]) -> [String] {
+        let request = RawHTTPConnection.request("GET", "/healthz")
         var failures: [String] = []
-        for (index, client) in clients.enumerated() where !client.write(request) {
+        for (index, client) in clients.enumerated() where !client.sendUnlessClosed(request) {
             failures.append("#\(index): write refused")
         }
         for (index, client) in clients.enumerated() {
@@ -224,7 +224,7 @@ extension RelayRobustnessTests {
     /// What one raw exchange on a new connection showed, once the relay closed it.
     struct Observation: Sendable, CustomStringConvertible {
         /// The first response, if one parsed.
-        var response: RawHTTPClient.Response?
+        var response: RawHTTPConnection.Response?
         var byteCount: Int
 
         var description: String {
@@ -233,10 +233,10 @@ extension RelayRobustnessTests {
 
         /// Sends `request` on a new connection and reads until the relay closes it.
         static func observe(port: UInt16, request: [UInt8]) throws -> Observation {
-            let client = try RawHTTPClient(port: port, receiveTimeoutSeconds: 5)
-            client.write(request)
+            let client = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 5)
+            client.sendUnlessClosed(request)
             let bytes = client.readToEnd()
-            return Observation(response: (try? RawHTTPClient.Response.parse(bytes[...]))?.response, byteCount: bytes.count)
+            return Observation(response: (try? RawHTTPConnection.Response.parse(bytes[...], complete: true))?.response, byteCount: bytes.count)
         }
     }
 
@@ -270,21 +270,21 @@ extension RelayRobustnessTests {
 
         /// Sends `head`, then one more byte every 200 ms until the relay closes the connection (15 s at most).
         static func trickle(port: UInt16, head: String, since start: ContinuousClock.Instant) throws -> Outcome {
-            let client = try RawHTTPClient(port: port)
-            client.write(Array(head.utf8))
+            let client = try RawHTTPConnection(port: port)
+            client.sendUnlessClosed(Array(head.utf8))
             var received: [UInt8] = []
             while ContinuousClock.now - start < .seconds(15) {
                 let (closed, bytes) = client.waitForClose(milliseconds: 200)
                 received += bytes
-                if closed || !client.write([UInt8(ascii: "a")]) { return Outcome(closedAfter: ContinuousClock.now - start, received: received) }
+                if closed || !client.sendUnlessClosed([UInt8(ascii: "a")]) { return Outcome(closedAfter: ContinuousClock.now - start, received: received) }
             }
             return Outcome(closedAfter: nil, received: received)
         }
 
         /// Sends `bytes` (then half-closes if asked) and waits up to 15 s for the relay to close.
         static func wait(port: UInt16, sending bytes: [UInt8], halfClose: Bool, since start: ContinuousClock.Instant) throws -> Outcome {
-            let client = try RawHTTPClient(port: port)
-            client.write(bytes)
+            let client = try RawHTTPConnection(port: port)
+            client.sendUnlessClosed(bytes)
             if halfClose { client.shutdownWrite() }
             let (closed, received) = client.waitForClose(milliseconds: 15_000)
             return Outcome(closedAfter: closed ? ContinuousClock.now - start : nil, received: received)
@@ -312,7 +312,7 @@ extension RelayRobustnessTests {
             var binds: String?
 
             /// What is wrong with `response`, or `nil`.
-            func problem(with response: RawHTTPClient.Response) -> String? {
+            func problem(with response: RawHTTPConnection.Response) -> String? {
                 let expectedJSON = try? JSONValue.parse(body)
                 let bodyMatches = expectedJSON.map { (try? JSONValue.parse(response.body)) == $0 } ?? (response.body == body)
                 guard response.status == status, bodyMatches else { return "got \(response.status) \(response.bodyText.prefix(120))" }
@@ -363,14 +363,14 @@ extension RelayRobustnessTests {
             /// Tokens bound by the jobs' registers.
             static func registeredTokens(_ jobs: [Job]) -> Set<String> { Set(jobs.joined().compactMap(\.binds)) }
 
-            static let healthz = Exchange(label: "healthz", request: RawHTTPClient.request("GET", "/healthz"),
+            static let healthz = Exchange(label: "healthz", request: RawHTTPConnection.request("GET", "/healthz"),
                                           status: 200, body: Array(#"{"status":"ok","extensions":["interruptionLevel"]}"#.utf8))
 
             private func job(roll: Int, host: Int, serial: Int) throws -> Job {
                 let signer = RelayRequestSigner(key: hosts[host])
                 let home = homes[host], neighbour = homes[(host + 1) % homes.count]
                 let ok = Array(#"{"ok":true}"#.utf8)
-                func post(_ route: String, _ body: [UInt8]) -> [UInt8] { RawHTTPClient.request("POST", "/v1/push/" + route, body: body) }
+                func post(_ route: String, _ body: [UInt8]) -> [UInt8] { RawHTTPConnection.request("POST", "/v1/push/" + route, body: body) }
                 func error(_ code: String) -> [UInt8] { Array(#"{"error":"\#(code)"}"#.utf8) }
                 func results(_ rows: [(String, Bool)]) -> [UInt8] {
                     let array = rows.map { row in
@@ -436,7 +436,7 @@ extension RelayRobustnessTests {
                 default:
                     return serial.isMultiple(of: 2)
                         ? [Exchange(label: "unknown path", request: post("nope", Array("{}".utf8)), status: 404, body: [], closes: true)]
-                        : [Exchange(label: "send by GET", request: RawHTTPClient.request("GET", "/v1/push/send"), status: 405, body: [])]
+                        : [Exchange(label: "send by GET", request: RawHTTPConnection.request("GET", "/v1/push/send"), status: 405, body: [])]
                 }
             }
         }
@@ -458,13 +458,13 @@ extension RelayRobustnessTests {
                     group.addTask {
                         try await onOwnThread {
                             var failures: [String] = []
-                            var connection: RawHTTPClient?
+                            var connection: RawHTTPConnection?
                             while case let index = cursor.take(), index < jobs.endIndex {
                                 for exchange in jobs[index] {
                                     do {
-                                        let client = try connection ?? RawHTTPClient(port: port)
+                                        let client = try connection ?? RawHTTPConnection(port: port)
                                         connection = client
-                                        guard client.write(exchange.request) else { throw RawHTTPClient.Failure.closedBeforeResponse(received: 0) }
+                                        try client.send(exchange.request)
                                         let response = try client.readResponse()
                                         if let problem = exchange.problem(with: response) { failures.append("job \(index) \(exchange.label): \(problem)") }
                                         if response.closesConnection { connection = nil }

@@ -19,8 +19,8 @@ import Testing
         #expect(try await onOwnThread(within: 30, "READY=1") { try socket.receive(within: 30) } == "READY=1")
         // Ready means listening: the port answers at once.
         let health = try await onOwnThread { () throws in
-            let client = try RawHTTPClient(port: relay.port)
-            _ = client.write(RawHTTPClient.request("GET", "/healthz", headers: ["Connection: close"]))
+            let client = try RawHTTPConnection(port: relay.port)
+            _ = client.sendUnlessClosed(RawHTTPConnection.request("GET", "/healthz", headers: ["Connection: close"]))
             return try client.readResponse().status
         }
         #expect(health == 200)

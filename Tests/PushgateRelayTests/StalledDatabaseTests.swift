@@ -39,11 +39,11 @@ import PushgateTestSupport
     static let gatewayOrigin = "http://127.0.0.1"
 
     /// `POST /v1/host/challenge` for a fresh host: the gateway stores every challenge it issues.
-    private static func gatewayChallenge(port: Int) async throws -> RawHTTPClient.Response {
+    private static func gatewayChallenge(port: Int) async throws -> RawHTTPConnection.Response {
         let host = HostChallengeAnswerer(keyPair: try BoxKeyPair.generate(), gatewayOrigin: gatewayOrigin)
         return try await onOwnThread {
-            let client = try RawHTTPClient(port: UInt16(port), receiveTimeoutSeconds: 5)
-            client.write(RawHTTPClient.request("POST", "/v1/host/challenge", body: host.challengeRequest.serializedBytes(),
+            let client = try RawHTTPConnection(port: UInt16(port), receiveTimeoutSeconds: 5)
+            client.sendUnlessClosed(RawHTTPConnection.request("POST", "/v1/host/challenge", body: host.challengeRequest.serializedBytes(),
                                                headers: ["Content-Type: application/json"]))
             return try client.readResponse()
         }
@@ -81,8 +81,8 @@ import PushgateTestSupport
         #expect(try await [original, copy].map(\.errorCode) == ["dependency_unavailable", "dependency_unavailable"])
 
         let health = try await onOwnThread {
-            let client = try RawHTTPClient(port: UInt16(port), receiveTimeoutSeconds: 5)
-            client.write(RawHTTPClient.request("GET", "/healthz"))
+            let client = try RawHTTPConnection(port: UInt16(port), receiveTimeoutSeconds: 5)
+            client.sendUnlessClosed(RawHTTPConnection.request("GET", "/healthz"))
             return try client.readResponse()
         }
         #expect(health.status == 200)

@@ -67,7 +67,7 @@ import Testing
         let harness = try await RelayHarness()
         let port = harness.relay.port
         for (path, cap) in [("/v1/push/send", 64 * 1024), ("/v1/push/register-token", 16 * 1024)] {
-            let declared = try await onOwnThread { try RawHTTPClient.postHeadOnly(port: port, path: path, length: cap + 1) }
+            let declared = try await onOwnThread { try RawHTTPConnection.postHeadOnly(port: port, path: path, length: cap + 1) }
             #expect(declared.status == 413 && declared.bodyText == #"{"error":"payload_too_large"}"#, "\(path)")
             let chunks = Array(repeating: [UInt8](repeating: 0x20, count: 4096), count: cap / 4096) + [[0x20]]
             let chunked = try await onOwnThread { try ChunkedUpload.post(port: port, path: path, chunks: chunks) }

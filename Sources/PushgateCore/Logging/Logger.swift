@@ -41,12 +41,12 @@ public struct Logger: Sendable {
     }
 
     /// Keeps records in memory, for tests that scan what was logged.
-    public final class MemorySink: Sink {
+    final class MemorySink: Sink {
         private let storage = Mutex<[String]>([])
-        public init() {}
-        public func write(_ line: String) { storage.withLock { $0.append(line) } }
+        init() {}
+        func write(_ line: String) { storage.withLock { $0.append(line) } }
         /// Every line written so far.
-        public var lines: [String] { storage.withLock { $0 } }
+        var lines: [String] { storage.withLock { $0 } }
     }
 
     /// The component name written as `component` on every record.

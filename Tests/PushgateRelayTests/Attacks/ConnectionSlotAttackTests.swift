@@ -15,15 +15,15 @@ import Testing
         let relay = try await RelayUnderAttack(settings: ["MAX_CONNECTIONS": "256", "TRUSTED_PROXY_ADDRESSES": proxy])
         let host = SigningHost(), token = TestToken.make()
         let port = relay.port
-        let held = try await onOwnThread { () throws -> [String: [RawHTTPClient]] in
-            var held: [String: [RawHTTPClient]] = [:]
+        let held = try await onOwnThread { () throws -> [String: [RawHTTPConnection]] in
+            var held: [String: [RawHTTPConnection]] = [:]
             for source in (0 ..< 8).map(attacker) + [proxy] {
                 for _ in 0 ..< 32 {
-                    let connection = try RawHTTPClient(port: port, source: source)
-                    connection.write(RawHTTPClient.request("GET", "/healthz"))
+                    let connection = try RawHTTPConnection(port: port, source: source)
+                    connection.sendUnlessClosed(RawHTTPConnection.request("GET", "/healthz"))
                     // A refused connection is closed unanswered; a held one answers, then trickles a request it never finishes.
                     guard (try? connection.readResponse())?.status == 200 else { continue }
-                    connection.write(Array("POST /v1/push/register-token HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
+                    connection.sendUnlessClosed(Array("POST /v1/push/register-token HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
                     held[source, default: []].append(connection)
                 }
             }

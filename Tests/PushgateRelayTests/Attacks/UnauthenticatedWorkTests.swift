@@ -33,10 +33,10 @@ import Testing
                 #expect(spent >= family.budget && spent <= 2 * family.budget, "\(family.path): \(spent) junk bodies answered")
                 // Refused before the body is read: admitted, a head announcing 1 MiB would get 413
                 // (401 on a bearer route without a bearer) at once, also without its body.
-                var headOnly = try RawHTTPClient.postHeadOnly(port: relay.port, path: family.path, length: 1 << 20, from: sender)
+                var headOnly = try RawHTTPConnection.postHeadOnly(port: relay.port, path: family.path, length: 1 << 20, from: sender)
                 for _ in 0 ..< 3 where headOnly.status != 429 {
                     _ = try Self.junkUntilRefused(relay, family, from: sender)  // a token refilled in between
-                    headOnly = try RawHTTPClient.postHeadOnly(port: relay.port, path: family.path, length: 1 << 20, from: sender)
+                    headOnly = try RawHTTPConnection.postHeadOnly(port: relay.port, path: family.path, length: 1 << 20, from: sender)
                 }
                 #expect(headOnly.status == 429, "\(family.path): refused before the body")
                 #expect(try relay.request("POST", family.path, body: Self.junk, headers: family.headers, from: bystander).status
@@ -70,14 +70,14 @@ import Testing
         #expect(metrics.contains(#"pushgate_relay_requests_total{route="healthz",status="200",outcome="ok"} 1"#))
         #expect(metrics.contains("pushgate_gateway_events_total"), "the gateway's counters are there too")
         let elsewhere = try await onOwnThread { () throws -> Int in
-            let client = try RawHTTPClient(port: relay.metricsPort)
-            client.write(RawHTTPClient.request("GET", "/healthz", headers: ["Connection: close"]))
+            let client = try RawHTTPConnection(port: relay.metricsPort)
+            client.sendUnlessClosed(RawHTTPConnection.request("GET", "/healthz", headers: ["Connection: close"]))
             return try client.readResponse().status
         }
         #expect(elsewhere == 404, "the metrics listener serves nothing else")
-        let wrongMethod = try await onOwnThread { () throws -> RawHTTPClient.Response in
-            let client = try RawHTTPClient(port: relay.metricsPort)
-            client.write(RawHTTPClient.request("POST", "/metrics", headers: ["Connection: close"]))
+        let wrongMethod = try await onOwnThread { () throws -> RawHTTPConnection.Response in
+            let client = try RawHTTPConnection(port: relay.metricsPort)
+            client.sendUnlessClosed(RawHTTPConnection.request("POST", "/metrics", headers: ["Connection: close"]))
             return try client.readResponse()
         }
         #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET, HEAD")

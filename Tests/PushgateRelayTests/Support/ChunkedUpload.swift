@@ -1,6 +1,7 @@
 import Foundation
+import PushgateTesting
 
-/// Chunked uploads and one-shot raw exchanges over a ``RawHTTPClient``.
+/// Chunked uploads and one-shot raw exchanges over a ``RawHTTPConnection``.
 enum ChunkedUpload {
     /// Sends `chunks` with `Transfer-Encoding: chunked` and returns the response head and body.
     static func post(port: UInt16, path: String, chunks: [[UInt8]]) throws -> String {
@@ -14,8 +15,8 @@ enum ChunkedUpload {
 
     /// Writes `request` (ignoring a peer that stops reading) and reads until the peer closes.
     static func exchange(port: UInt16, request: [UInt8]) throws -> String {
-        let client = try RawHTTPClient(port: port)
-        client.write(request)
+        let client = try RawHTTPConnection(port: port)
+        client.sendUnlessClosed(request)
         return String(decoding: client.readToEnd(), as: UTF8.self)
     }
 }

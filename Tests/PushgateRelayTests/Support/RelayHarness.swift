@@ -68,7 +68,7 @@ final class RelayHarness: Sendable {
     /// The relay's `/metrics` text, from its metrics listener.
     func metrics() async throws -> String {
         let port = try #require(relay.metricsPort)
-        return try await onOwnThread { try RawHTTPClient.scrapeMetrics(port: port) }
+        return try await onOwnThread { try RawHTTPConnection.scrapeMetrics(port: port) }
     }
 
     /// A raw request, for bodies no host would build.

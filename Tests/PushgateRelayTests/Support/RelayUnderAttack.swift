@@ -43,11 +43,11 @@ final class RelayUnderAttack: Sendable {
         self.environment = environment
         process = try RelayProcess(environment: environment)
         guard let port = try await onOwnThread({ [process] in process.port() }) else {
-            throw RawHTTPClient.Failure.malformedResponse("the relay did not start: \(process.exitStatus().stderr)")
+            throw HarnessFailure("the relay did not start: \(process.exitStatus().stderr)")
         }
         self.port = UInt16(port)
         guard let metricsPort = process.metricsPort() else {
-            throw RawHTTPClient.Failure.malformedResponse("the relay printed no metrics line")
+            throw HarnessFailure("the relay printed no metrics line")
         }
         self.metricsPort = UInt16(metricsPort)
     }
@@ -60,25 +60,25 @@ final class RelayUnderAttack: Sendable {
     /// Posts `body` to `/v1/push/<route>` from `source`, on a connection of its own; `headers`
     /// are whole lines.
     func post(_ route: String, _ body: [UInt8], from source: String = "127.0.0.1",
-              headers: [String] = []) throws -> RawHTTPClient.Response {
+              headers: [String] = []) throws -> RawHTTPConnection.Response {
         try request("POST", "/v1/push/" + route, body: body, headers: headers, from: source)
     }
 
     /// Posts hapi's `POST /v1/push` for `token` from `source`.
-    func hapiPush(_ token: String, from source: String = "127.0.0.1") throws -> RawHTTPClient.Response {
+    func hapiPush(_ token: String, from source: String = "127.0.0.1") throws -> RawHTTPConnection.Response {
         try request("POST", "/v1/push", body: HapiPushHarness.body(token: token), from: source)
     }
 
     /// One request from `source`, on a connection of its own; `headers` are whole lines.
     func request(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String] = [],
-                 from source: String = "127.0.0.1") throws -> RawHTTPClient.Response {
-        let client = try RawHTTPClient(port: port, source: source)
-        client.write(RawHTTPClient.request(method, path, body: body, headers: headers + ["Connection: close"]))
+                 from source: String = "127.0.0.1") throws -> RawHTTPConnection.Response {
+        let client = try RawHTTPConnection(port: port, source: source)
+        client.sendUnlessClosed(RawHTTPConnection.request(method, path, body: body, headers: headers + ["Connection: close"]))
         return try client.readResponse()
     }
 
     /// The relay's `/metrics` text, from its metrics listener.
-    func metrics() throws -> String { try RawHTTPClient.scrapeMetrics(port: metricsPort) }
+    func metrics() throws -> String { try RawHTTPConnection.scrapeMetrics(port: metricsPort) }
 
     /// Pushes the production fake accepted for `token`.
     func delivered(_ token: String) -> Int { production.requests.filter { $0.deviceToken == token && $0.status == 200 }.count }
@@ -112,7 +112,7 @@ struct SigningHost: Sendable {
     }
 }
 
-extension RawHTTPClient.Response {
+extension RawHTTPConnection.Response {
     /// The `error` code, or the `reason` of each result row.
     var errorCode: String? { (try? JSONValue.parse(body))?["error"]?.stringValue }
     var rows: [(ok: Bool, reason: String?)] {
