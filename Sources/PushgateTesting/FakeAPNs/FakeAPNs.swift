@@ -53,7 +53,11 @@ public final class FakeAPNs: FakeProvider {
     public func clearRequests() { state.clearRecords() }
 
     /// Totals so far, including the most streams seen open at once on one connection.
-    public var counters: FakeAPNsCounters { server.addingConnectionTotals(to: state.withBooks { $0 }) }
+    public var counters: FakeAPNsCounters {
+        var counters = state.withBooks { $0 }
+        counters.connections = server.control.counters
+        return counters
+    }
 
     /// Answers the next valid requests for `token` with `sequence` in order, the last one
     /// repeating (empty: back to 200); ``script(token:_:)`` scripts one answer.
@@ -64,21 +68,16 @@ public final class FakeAPNs: FakeProvider {
 }
 
 /// Running totals kept by the fake APNs, also in counters-only recording mode.
-public struct FakeAPNsCounters: Sendable, Equatable, FakeConnectionTotals {
+@dynamicMemberLookup
+public struct FakeAPNsCounters: Sendable, Equatable {
     /// Requests received: answered, waiting on a scripted delay, or reset.
     public var requests = 0
     /// Answered requests by the status they were given.
     public var byStatus: [Int: Int] = [:]
-    /// TLS connections accepted.
-    public var connectionsAccepted = 0
-    /// GOAWAY frames sent because of ``FakeProvider/goAway(afterStreams:)``.
-    public var goAwaysSent = 0
-    /// Connections closed on purpose (drop now, or drop after N streams).
-    public var connectionsDropped = 0
-    /// Requests answered with RST_STREAM because of ``FakeProvider/resetStreams(every:)``.
-    public var streamsReset = 0
-    /// The most streams seen open at the same time on one connection.
-    public var maxConcurrentStreamsSeen = 0
+    /// The server's connection totals, read as members of these counters.
+    public var connections = FakeConnectionCounters()
 
     public init() {}
+
+    public subscript<Value>(dynamicMember member: KeyPath<FakeConnectionCounters, Value>) -> Value { connections[keyPath: member] }
 }

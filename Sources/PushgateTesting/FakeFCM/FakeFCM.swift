@@ -65,7 +65,11 @@ public final class FakeFCM: FakeProvider {
     public func clearRequests() { state.clearRecords() }
 
     /// Totals so far.
-    public var counters: FakeFCMCounters { server.addingConnectionTotals(to: state.withBooks { $0.counters }) }
+    public var counters: FakeFCMCounters {
+        var counters = state.withBooks { $0.counters }
+        counters.connections = server.control.counters
+        return counters
+    }
 
     /// Answers the next valid sends to registration token `token` with `sequence` in order, the
     /// last one repeating (empty: back to 200); ``script(token:_:)`` scripts one answer.
@@ -93,7 +97,8 @@ struct FakeFCMBooks: Sendable {
 }
 
 /// Running totals kept by the fake FCM, also when it keeps no records.
-public struct FakeFCMCounters: Sendable, Equatable, FakeConnectionTotals {
+@dynamicMemberLookup
+public struct FakeFCMCounters: Sendable, Equatable {
     /// OAuth exchanges received (`POST /token`, reset ones included), and how many were granted.
     public var tokenRequests = 0
     public var tokensIssued = 0
@@ -101,18 +106,12 @@ public struct FakeFCMCounters: Sendable, Equatable, FakeConnectionTotals {
     public var sendRequests = 0
     /// Answered sends by the status they were given.
     public var sendsByStatus: [Int: Int] = [:]
-    /// TLS connections accepted.
-    public var connectionsAccepted = 0
-    /// GOAWAY frames sent because of ``FakeProvider/goAway(afterStreams:)``.
-    public var goAwaysSent = 0
-    /// Connections closed on purpose (drop now, or drop after N streams).
-    public var connectionsDropped = 0
-    /// Requests answered with RST_STREAM because of ``FakeProvider/resetStreams(every:)``.
-    public var streamsReset = 0
-    /// The most streams seen open at the same time on one connection.
-    public var maxConcurrentStreamsSeen = 0
+    /// The server's connection totals, read as members of these counters.
+    public var connections = FakeConnectionCounters()
 
     public init() {}
+
+    public subscript<Value>(dynamicMember member: KeyPath<FakeConnectionCounters, Value>) -> Value { connections[keyPath: member] }
 }
 
 extension FakeFCM {

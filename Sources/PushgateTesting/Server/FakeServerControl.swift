@@ -19,18 +19,9 @@ final class FakeServerControl: Sendable {
         case announceMaxConcurrentStreams(Int)
     }
 
-    /// Connection totals.
-    struct Counters: Sendable, Equatable {
-        var connectionsAccepted = 0
-        var goAwaysSent = 0
-        var connectionsDropped = 0
-        var streamsReset = 0
-        var maxConcurrentStreamsSeen = 0
-    }
-
     private struct Shared {
         var policy: Policy
-        var counters = Counters()
+        var counters = FakeConnectionCounters()
         /// Requests received since ``Policy/resetStreamsEvery`` was set.
         var requestsTowardReset = 0
     }
@@ -43,8 +34,8 @@ final class FakeServerControl: Sendable {
 
     var policy: Policy { shared.withLock { $0.policy } }
     func updatePolicy(_ change: (inout Policy) -> Void) { shared.withLock { change(&$0.policy) } }
-    var counters: Counters { shared.withLock { $0.counters } }
-    func count(_ change: (inout Counters) -> Void) { shared.withLock { change(&$0.counters) } }
+    var counters: FakeConnectionCounters { shared.withLock { $0.counters } }
+    func count(_ change: (inout FakeConnectionCounters) -> Void) { shared.withLock { change(&$0.counters) } }
 
     /// Resets every `requests`th request from now on (the count starts over); nil turns it off.
     func resetStreams(every requests: Int?) {
